@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Group,
   NumberInput,
@@ -32,7 +34,7 @@ import {
   useCreateAdminCouponMutation,
   useUpdateAdminCouponMutation,
 } from './admin-coupons-endpoints';
-import { couponDiscount, DURATION_LABELS, minorDigits } from './coupon-format';
+import { couponDiscount, durationText, minorDigits } from './coupon-format';
 
 interface CouponValues {
   code: string;
@@ -133,10 +135,10 @@ function validateFor(coupon: Coupon | null) {
       : formErrors(createCouponRequestSchema.safeParse(toCreateRequest(values)), FIELD_NAMES);
     // Said plainly where the schema would only say "give one or the other".
     if (!editing && values.kind === 'percent' && values.percent === '')
-      errors.percent = 'Enter the percentage off';
-    if (!editing && values.kind === 'amount' && values.amount === '') errors.amount = 'Enter the amount off';
+      errors.percent = t`Enter the percentage off`;
+    if (!editing && values.kind === 'amount' && values.amount === '') errors.amount = t`Enter the amount off`;
     if (values.expires_on && values.expires_on !== savedDay && !isFutureDay(values.expires_on))
-      errors.expires_on = 'Choose today or a later day';
+      errors.expires_on = t`Choose today or a later day`;
     return errors;
   };
 }
@@ -153,6 +155,7 @@ export interface CouponFormModalProps {
 
 /** "New coupon" / "Edit coupon": checked with the shared request schemas; the server's refusals go to their fields. */
 export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: CouponFormModalProps) {
+  const { t } = useLingui();
   const [createCoupon] = useCreateAdminCouponMutation();
   const [updateCoupon] = useUpdateAdminCouponMutation();
   const editing = coupon !== null;
@@ -187,12 +190,14 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
         }
         throw error;
       }
+      const code = saved.code;
+      const discount = couponDiscount(saved);
       notifications.show({
         color: 'teal',
-        title: coupon ? 'Coupon saved' : 'Coupon created',
+        title: coupon ? t`Coupon saved` : t`Coupon created`,
         message: coupon
-          ? `${saved.code} was updated.`
-          : `Customers can now use ${saved.code} on the Purchase page (${couponDiscount(saved)}).`,
+          ? t`${code} was updated.`
+          : t`Customers can now use ${code} on the Purchase page (${discount}).`,
       });
       onSaved(saved);
     },
@@ -204,31 +209,38 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
   }, [opened, coupon, currency, restart]);
 
   const amount = form.values.kind === 'amount';
+  const once = durationText('once');
+  const forever = durationText('forever');
+  const code = coupon?.code;
+  const discount = coupon ? couponDiscount(coupon) : '';
+  const duration = coupon ? durationText(coupon.duration).inText : '';
   return (
     <FormDialog
       opened={opened}
       onClose={onClose}
       holdWhileSubmitting
-      title={coupon ? `Edit coupon ${coupon.code}` : 'New coupon'}
+      title={coupon ? t`Edit coupon ${code}` : t`New coupon`}
       size="lg"
       intro={
         coupon ? (
           <Text size="sm" c="dimmed">
-            {couponDiscount(coupon)} · {DURATION_LABELS[coupon.duration].label.toLowerCase()}. The code and
-            the discount cannot change: archive this coupon and make another instead.
+            <Trans>
+              {discount} · {duration}. The code and the discount cannot change: archive this coupon and make
+              another instead.
+            </Trans>
           </Text>
         ) : undefined
       }
       {...dialog}
-      failureTitle={coupon ? 'Could not save the coupon' : 'Could not create the coupon'}
-      submitLabel={coupon ? 'Save changes' : 'Create coupon'}
+      failureTitle={coupon ? t`Could not save the coupon` : t`Could not create the coupon`}
+      submitLabel={coupon ? t`Save changes` : t`Create coupon`}
       submitDisabled={coupon !== null && !form.isDirty()}
     >
       {coupon ? null : (
         <>
           <TextInput
-            label="Code"
-            description="What customers type: letters, digits, - and _; read in any case."
+            label={t`Code`}
+            description={t`What customers type: letters, digits, - and _; read in any case.`}
             required
             maxLength={40}
             data-autofocus
@@ -241,13 +253,13 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
           />
           <Stack gap={6}>
             <Text size="md" fw={600} id="coupon-kind-label">
-              Discount
+              <Trans>Discount</Trans>
             </Text>
             <SegmentedControl
               aria-labelledby="coupon-kind-label"
               data={[
-                { value: 'percent', label: 'Percentage' },
-                { value: 'amount', label: 'Fixed amount' },
+                { value: 'percent', label: t`Percentage` },
+                { value: 'amount', label: t`Fixed amount` },
               ]}
               {...form.getInputProps('kind')}
             />
@@ -256,8 +268,8 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
             <Group grow align="flex-start" wrap="wrap">
               <NumberInput
                 size="md"
-                label="Amount off"
-                description="In the currency’s main unit (₹100, not paise)."
+                label={t`Amount off`}
+                description={t`In the currency’s main unit (₹100, not paise).`}
                 required
                 min={0}
                 decimalScale={minorDigits(form.values.currency.trim().toUpperCase() || currency)}
@@ -265,8 +277,8 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
                 {...form.getInputProps('amount')}
               />
               <TextInput
-                label="Currency"
-                description="Three letters: plans in other currencies refuse it."
+                label={t`Currency`}
+                description={t`Three letters: plans in other currencies refuse it.`}
                 required
                 maxLength={3}
                 miw={140}
@@ -277,8 +289,8 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
           ) : (
             <NumberInput
               size="md"
-              label="Percentage off"
-              description="A whole number; the discount is rounded down to the smallest coin."
+              label={t`Percentage off`}
+              description={t`A whole number; the discount is rounded down to the smallest coin.`}
               required
               min={1}
               max={100}
@@ -287,26 +299,18 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
               {...form.getInputProps('percent')}
             />
           )}
-          <Radio.Group label="Applies to" size="md" required {...form.getInputProps('duration')}>
+          <Radio.Group label={t`Applies to`} size="md" required {...form.getInputProps('duration')}>
             <Stack gap="xs" mt="xs">
-              <Radio
-                value="once"
-                label={DURATION_LABELS.once.label}
-                description={DURATION_LABELS.once.hint}
-              />
-              <Radio
-                value="forever"
-                label={DURATION_LABELS.forever.label}
-                description={DURATION_LABELS.forever.hint}
-              />
+              <Radio value="once" label={once.label} description={once.hint} />
+              <Radio value="forever" label={forever.label} description={forever.hint} />
             </Stack>
           </Radio.Group>
         </>
       )}
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
         <DayInput
-          label="Expires"
-          description="Optional: last day it is accepted."
+          label={t`Expires`}
+          description={t`Optional: last day it is accepted.`}
           clearable
           data-autofocus={coupon ? true : undefined}
           {...form.getInputProps('expires_on')}
@@ -314,16 +318,16 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
         />
         <NumberInput
           size="md"
-          label="Redemption limit"
-          description="Optional: how many times in all."
+          label={t`Redemption limit`}
+          description={t`Optional: how many times in all.`}
           min={1}
           allowDecimal={false}
           {...form.getInputProps('limit')}
         />
       </SimpleGrid>
       <TextInput
-        label="Description"
-        description="Optional; customers see it beside the price."
+        label={t`Description`}
+        description={t`Optional; customers see it beside the price.`}
         maxLength={200}
         {...form.getInputProps('description')}
       />

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Group, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
@@ -16,7 +17,7 @@ import { FormDialog } from '../../../components/forms/form-dialog';
 import { useDialogForm } from '../../../components/forms/use-dialog-form';
 import { adminMessages } from '../../../../../shared/messages';
 import { useCreateFeatureMutation, useUpdateFeatureMutation } from '../admin-endpoints';
-import { PERIOD_LABELS } from './feature-format';
+import { KIND_LABELS, PERIOD_LABELS } from './feature-format';
 import { formErrors } from './form-errors';
 
 interface FeatureValues {
@@ -73,6 +74,7 @@ export interface FeatureFormModalProps {
 
 /** "New feature" / "Edit feature": validated with the shared request schema before anything is sent. */
 export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureFormModalProps) {
+  const { t, i18n } = useLingui();
   const [createFeature] = useCreateFeatureMutation();
   const [updateFeature] = useUpdateFeatureMutation();
   const { form, restart, dialog } = useDialogForm<FeatureValues>({
@@ -88,12 +90,13 @@ export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureF
             changes: changesOf(toFeatureRequest(valuesOf(feature)), request),
           }).unwrap()
         : await createFeature(request).unwrap();
+      const { name, key } = saved;
       notifications.show({
         color: 'teal',
-        title: feature ? 'Feature saved' : 'Feature created',
+        title: feature ? t`Feature saved` : t`Feature created`,
         message: feature
-          ? `${saved.name} (${saved.key}) was updated.`
-          : `${saved.name} (${saved.key}) can now be added to packages.`,
+          ? t`${name} (${key}) was updated.`
+          : t`${name} (${key}) can now be added to packages.`,
       });
       onSaved(saved);
     },
@@ -105,29 +108,31 @@ export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureF
   }, [opened, feature, restart]);
 
   const metered = form.values.kind === 'metered';
+  const name = feature?.name;
+  const key = feature?.key;
   return (
     <FormDialog
       opened={opened}
       onClose={onClose}
       holdWhileSubmitting
-      title={feature ? `Edit feature ${feature.name}` : 'New feature'}
+      title={feature ? t`Edit feature ${name}` : t`New feature`}
       size="lg"
       {...dialog}
-      failureTitle={feature ? 'Could not save the feature' : 'Could not create the feature'}
-      submitLabel={feature ? 'Save changes' : 'Create feature'}
+      failureTitle={feature ? t`Could not save the feature` : t`Could not create the feature`}
+      submitLabel={feature ? t`Save changes` : t`Create feature`}
       submitDisabled={feature !== null && !form.isDirty()}
     >
       <TextInput
-        label="Name"
-        description="What customers read on the purchase page."
+        label={t`Name`}
+        description={t`What customers read on the purchase page.`}
         required
         maxLength={100}
         data-autofocus
         {...form.getInputProps('name')}
       />
       <TextInput
-        label="Key"
-        description="What the desktop app checks: lower-case letters, digits and _, starting with a letter."
+        label={t`Key`}
+        description={t`What the desktop app checks: lower-case letters, digits and _, starting with a letter.`}
         required
         maxLength={64}
         autoComplete="off"
@@ -136,40 +141,44 @@ export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureF
         {...form.getInputProps('key')}
       />
       {feature && form.values.key.trim() !== feature.key ? (
-        <Alert color="yellow" variant="light" icon={<AlertIcon size={18} />} title="Changing the key">
-          Apps that check &ldquo;{feature.key}&rdquo; stop finding this feature until they are updated.
+        <Alert color="yellow" variant="light" icon={<AlertIcon size={18} />} title={t`Changing the key`}>
+          <Trans>Apps that check “{key}” stop finding this feature until they are updated.</Trans>
         </Alert>
       ) : null}
       <Textarea
         size="md"
-        label="Description"
-        description="Optional; one line on what the feature does."
+        label={t`Description`}
+        description={t`Optional; one line on what the feature does.`}
         rows={3}
         maxLength={500}
         {...form.getInputProps('description')}
       />
-      <Radio.Group label="Kind" size="md" required {...form.getInputProps('kind')}>
+      <Radio.Group label={t`Kind`} size="md" required {...form.getInputProps('kind')}>
         <Stack gap="xs" mt="xs">
-          <Radio value="boolean" label="On/off" description="Included in a package or not." />
+          <Radio
+            value="boolean"
+            label={i18n._(KIND_LABELS.boolean)}
+            description={t`Included in a package or not.`}
+          />
           <Radio
             value="metered"
-            label="Metered"
-            description="Counted per period against each package's limit (e.g. messages per month)."
+            label={i18n._(KIND_LABELS.metered)}
+            description={t`Counted per period against each package's limit (e.g. messages per month).`}
           />
         </Stack>
       </Radio.Group>
       {metered ? (
         <Group grow align="flex-start" wrap="wrap">
           <NativeSelect
-            label="Usage period"
-            description="Limits start again each period."
+            label={t`Usage period`}
+            description={t`Limits start again each period.`}
             size="md"
-            data={USAGE_PERIODS.map((period) => ({ value: period, label: PERIOD_LABELS[period] }))}
+            data={USAGE_PERIODS.map((period) => ({ value: period, label: i18n._(PERIOD_LABELS[period]) }))}
             {...form.getInputProps('period')}
           />
           <TextInput
-            label="Unit"
-            description="Optional, plural: messages, documents…"
+            label={t`Unit`}
+            description={t`Optional, plural: messages, documents…`}
             maxLength={40}
             {...form.getInputProps('unit')}
           />

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Code, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { skipToken } from '@reduxjs/toolkit/query/react';
@@ -10,7 +13,7 @@ import { RetryAlert } from '../../../components/data-table/retry-alert';
 import { DetailDrawer } from '../../../components/drawer/detail-drawer';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
-import { formatDateTime, formatRelative, RenameMachineModal, seatsText } from '../../licenses';
+import { formatDateTime, formatNumber, formatRelative, RenameMachineModal, seatsText } from '../../licenses';
 import {
   adminApi,
   useDeactivateActivationMutation,
@@ -30,23 +33,58 @@ export interface ActivationsDrawerProps {
   onClose: () => void;
 }
 
-/** The plan's cap on deactivations as it stands: used of allowed, and when the next is possible. */
-export const deactivationsText = (changes: MachineChanges) =>
-  `${changes.used} of ${changes.limit} deactivations used in ${changes.window_days} days` +
-  (changes.next_possible_at ? ` · next possible ${formatDateTime(changes.next_possible_at)}` : '');
+/**
+ * The plan's cap on deactivations as it stands, in the language shown: used of allowed, and when
+ * the next is possible.
+ */
+export function deactivationsText(changes: MachineChanges): string {
+  const used = formatNumber(changes.used);
+  const days = changes.window_days;
+  const limit = changes.limit;
+  const usedOfLimit = plural(limit, {
+    one: `${used} of # deactivation used`,
+    other: `${used} of # deactivations used`,
+  });
+  const text = plural(days, { one: `${usedOfLimit} in # day`, other: `${usedOfLimit} in # days` });
+  if (!changes.next_possible_at) return text;
+  const next = formatDateTime(changes.next_possible_at);
+  return t`${text} · next possible ${next}`;
+}
 
 /** A machine's name for people: the one its owner gave, its device name, else the start of its hardware id. */
-export const machineName = (activation: Activation) =>
-  activation.label?.trim() ||
-  activation.device_name?.trim() ||
-  `Machine ${activation.hardware_id.slice(0, 12)}`;
+export function machineName(activation: Activation): string {
+  const named = activation.label?.trim() || activation.device_name?.trim();
+  if (named) return named;
+  const id = activation.hardware_id.slice(0, 12);
+  return t`Machine ${id}`;
+}
 
-const DEACTIVATED_BY: Record<NonNullable<Activation['deactivated_reason']>, string> = {
-  user: 'by its user',
-  admin: 'by an administrator',
-  reclaimed: 'unused; its seat went to another machine',
-  seat_removed: 'when its user’s seat was taken back',
+/** How a machine was deactivated, after the time (render with the shown language's `i18n._`). */
+const DEACTIVATED_BY: Record<NonNullable<Activation['deactivated_reason']>, MessageDescriptor> = {
+  user: msg`by its user`,
+  admin: msg`by an administrator`,
+  reclaimed: msg`unused; its seat went to another machine`,
+  seat_removed: msg`when its user’s seat was taken back`,
 };
+
+/** An organization's license: "3 of 5 seats held · 2 machines a seat · 4 of 10 machines in use". */
+function orgSeatsText(
+  seats: NonNullable<AdminLicense['seats']>,
+  machinesUsed: number,
+  machinesAllowed: number,
+): string {
+  const held = formatNumber(seats.held);
+  const inUse = formatNumber(machinesUsed);
+  const bought = seats.bought;
+  const perSeatCount = seats.machines_per_seat;
+  const seatsHeld = plural(bought, { one: `${held} of # seat held`, other: `${held} of # seats held` });
+  const perSeat = plural(perSeatCount, { one: '# machine a seat', other: '# machines a seat' });
+  const machines = plural(machinesAllowed, {
+    one: `${inUse} of # machine in use`,
+    other: `${inUse} of # machines in use`,
+  });
+  return `${seatsHeld} · ${perSeat} · ${machines}`;
+}
 
 function ActivationCard({
   activation,
@@ -60,8 +98,20 @@ function ActivationCard({
   onDeactivate: () => void;
   onRename: () => void;
 }) {
+  const { t, i18n } = useLingui();
   const active = activation.deactivated_at === null;
   const name = machineName(activation);
+  const deviceName = activation.device_name;
+  const version = activation.app_version;
+  const platform = [activation.platform, version && t`version ${version}`].filter(Boolean).join(' · ');
+  const activatedAt = formatDateTime(activation.activated_at);
+  const deactivatedAt = activation.deactivated_at ? formatDateTime(activation.deactivated_at) : '';
+  const how = activation.deactivated_reason ? i18n._(DEACTIVATED_BY[activation.deactivated_reason]) : '';
+  const lastSeen = (
+    <time dateTime={activation.last_seen_at} title={formatDateTime(activation.last_seen_at)}>
+      {formatRelative(activation.last_seen_at)}
+    </time>
+  );
   return (
     <Paper component="li" withBorder p="sm" radius="md">
       <Stack gap={6}>
@@ -72,36 +122,34 @@ function ActivationCard({
             </Text>
             {activation.label && activation.device_name && (
               <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                Reports itself as {activation.device_name}
+                <Trans>Reports itself as {deviceName}</Trans>
               </Text>
             )}
             <Text size="xs" c="dimmed">
-              {[activation.platform, activation.app_version && `version ${activation.app_version}`]
-                .filter(Boolean)
-                .join(' · ') || 'Platform not reported'}
+              {platform || <Trans>Platform not reported</Trans>}
             </Text>
           </Stack>
           <StatusBadge tone={active ? 'positive' : 'neutral'} size="sm" style={{ flex: 'none' }}>
-            {active ? 'Active' : 'Deactivated'}
+            {active ? <Trans>Active</Trans> : <Trans>Deactivated</Trans>}
           </StatusBadge>
         </Group>
         <Text size="xs" c="dimmed">
-          Activated {formatDateTime(activation.activated_at)} · last seen{' '}
-          <time dateTime={activation.last_seen_at} title={formatDateTime(activation.last_seen_at)}>
-            {formatRelative(activation.last_seen_at)}
-          </time>
-          {activation.deactivated_at &&
-            ` · deactivated ${formatDateTime(activation.deactivated_at)}${
-              activation.deactivated_reason ? ` ${DEACTIVATED_BY[activation.deactivated_reason]}` : ''
-            }`}
+          <Trans>
+            Activated {activatedAt} · last seen {lastSeen}
+          </Trans>
+          {deactivatedAt
+            ? how
+              ? t` · deactivated ${deactivatedAt} ${how}`
+              : t` · deactivated ${deactivatedAt}`
+            : null}
         </Text>
-        <Code fz="xs" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }} title="Hardware id">
+        <Code fz="xs" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }} title={t`Hardware id`}>
           {activation.hardware_id}
         </Code>
         {fingerprint && <MachineFingerprint activation={fingerprint} name={name} />}
         <Group justify="flex-end" gap="xs">
-          <Button size="xs" variant="default" onClick={onRename} aria-label={`Rename ${name}`}>
-            Rename
+          <Button size="xs" variant="default" onClick={onRename} aria-label={t`Rename ${name}`}>
+            <Trans>Rename</Trans>
           </Button>
           {active && (
             <Button
@@ -109,9 +157,9 @@ function ActivationCard({
               variant="light"
               color="red"
               onClick={onDeactivate}
-              aria-label={`Deactivate ${name}`}
+              aria-label={t`Deactivate ${name}`}
             >
-              Deactivate
+              <Trans>Deactivate</Trans>
             </Button>
           )}
         </Group>
@@ -125,6 +173,7 @@ function ActivationCard({
  * with Deactivate behind a confirmation. The machines attach to the admin slice's selected license.
  */
 export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const selected = useAppSelector(selectAdmin).selectedLicense;
   const id = license?.license_id;
@@ -151,10 +200,12 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
   const confirmDeactivation = async () => {
     if (!id || !confirming) return;
     const updated = await deactivate({ id, activationId: confirming.activation_id }).unwrap();
+    const machine = machineName(confirming);
+    const key = updated.license_key;
     notifications.show({
       color: 'teal',
-      title: 'Machine deactivated',
-      message: `${machineName(confirming)} no longer holds a seat of ${updated.license_key}.`,
+      title: t`Machine deactivated`,
+      message: t`${machine} no longer holds a seat of ${key}.`,
     });
     setConfirming(null);
     // The machines again, with the one just freed marked deactivated.
@@ -163,9 +214,14 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
     );
   };
 
+  const shown = current ?? license;
+  const plan = license?.plan.name;
+  const who = license?.user_email ?? t`deleted account`;
+  const confirmingName = confirming ? machineName(confirming) : '';
+
   return (
     <>
-      <DetailDrawer opened={license !== null} onClose={onClose} size="lg" title="Machines">
+      <DetailDrawer opened={license !== null} onClose={onClose} size="lg" title={t`Machines`}>
         {license && (
           <Stack gap="md">
             <Stack gap={2}>
@@ -173,10 +229,10 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
                 <LicenseKeyText value={license.license_key} />
               </Code>
               <Text size="sm" c="dimmed">
-                {license.plan.name} · {license.user_email ?? 'deleted account'} ·{' '}
+                {plan} · {who} ·{' '}
                 {license.seats
-                  ? `${license.seats.held} of ${license.seats.bought} seats held · ${license.seats.machines_per_seat} machine${license.seats.machines_per_seat === 1 ? '' : 's'} a seat · ${(current ?? license).activations_used} of ${(current ?? license).max_activations} machines in use`
-                  : seatsText((current ?? license).activations_used, (current ?? license).max_activations)}
+                  ? orgSeatsText(license.seats, shown?.activations_used ?? 0, shown?.max_activations ?? 0)
+                  : seatsText(shown?.activations_used ?? 0, shown?.max_activations ?? 0)}
               </Text>
             </Stack>
             {current?.machine_changes && (
@@ -186,14 +242,14 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
                 </Text>
                 {current.machine_changes.used > 0 && (
                   <Button size="xs" variant="default" onClick={() => setResetting(true)}>
-                    Reset count…
+                    <Trans>Reset count…</Trans>
                   </Button>
                 )}
               </Group>
             )}
             {error ? (
               <RetryAlert title={error} onRetry={() => void answer.refetch()}>
-                The machines could not be loaded.
+                <Trans>The machines could not be loaded.</Trans>
               </RetryAlert>
             ) : activations === null ? (
               <Stack gap="sm" aria-hidden="true">
@@ -202,11 +258,20 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
               </Stack>
             ) : activations.length === 0 ? (
               <Text size="sm" c="dimmed">
-                No machine has activated this license yet. Machines appear here when the owner activates the
-                key in the desktop app.
+                <Trans>
+                  No machine has activated this license yet. Machines appear here when the owner activates the
+                  key in the desktop app.
+                </Trans>
               </Text>
             ) : (
-              <Stack gap="sm" component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Machines">
+              <Stack
+                gap="sm"
+                component="ul"
+                m={0}
+                p={0}
+                style={{ listStyle: 'none' }}
+                aria-label={t`Machines`}
+              >
                 {activations.map((activation) => (
                   <ActivationCard
                     key={activation.activation_id}
@@ -241,15 +306,17 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
       <ConfirmDialog
         opened={confirming !== null}
         onClose={() => setConfirming(null)}
-        title={confirming ? `Deactivate ${machineName(confirming)}?` : 'Deactivate machine?'}
-        confirmLabel="Deactivate machine"
-        failureTitle="Could not deactivate the machine"
+        title={confirming ? t`Deactivate ${confirmingName}?` : t`Deactivate machine?`}
+        confirmLabel={t`Deactivate machine`}
+        failureTitle={t`Could not deactivate the machine`}
         fallback={licenseMessages.deactivationFailed}
         onConfirm={confirmDeactivation}
       >
         <Text size="sm">
-          The machine loses its seat at once and is told an administrator deactivated it. Its user can
-          activate it again while a seat is free.
+          <Trans>
+            The machine loses its seat at once and is told an administrator deactivated it. Its user can
+            activate it again while a seat is free.
+          </Trans>
         </Text>
       </ConfirmDialog>
     </>

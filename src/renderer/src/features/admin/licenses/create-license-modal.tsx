@@ -47,7 +47,7 @@ export function CreateLicenseModal({
   onClose,
   onCreated,
 }: CreateLicenseModalProps) {
-  const { i18n } = useLingui();
+  const { t, i18n } = useLingui();
   const [createLicense] = useCreateLicenseMutation();
   const { form, restart, dialog } = useDialogForm<CreateLicenseValues>({
     initialValues: initial(userId),
@@ -56,10 +56,13 @@ export function CreateLicenseModal({
     failedMessage: adminMessages.createLicenseFailed,
     save: async (values) => {
       const license = await createLicense(toCreateLicenseRequest(values)).unwrap();
+      const plan = license.plan.name;
+      const key = license.license_key;
+      const email = license.user_email;
       notifications.show({
         color: 'teal',
-        title: 'License issued',
-        message: `${license.plan.name} license for ${license.user_email ?? 'the user'}: ${license.license_key}`,
+        title: t`License issued`,
+        message: email ? t`${plan} license for ${email}: ${key}` : t`${plan} license for the user: ${key}`,
       });
       onCreated(license);
     },
@@ -70,19 +73,20 @@ export function CreateLicenseModal({
 
   const offered = issuablePlans(plans ?? []);
   const plan = offered.find((item) => item.id === form.values.plan_id);
+  const planLimit = plan?.max_activations;
 
   return (
     <FormDialog
       opened={opened}
       onClose={onClose}
-      title="New license"
+      title={t`New license`}
       size="lg"
       {...dialog}
-      failureTitle="Could not issue the license"
-      submitLabel="Create license"
+      failureTitle={t`Could not issue the license`}
+      submitLabel={t`Create license`}
     >
       <UserPicker
-        label="User"
+        label={t`User`}
         required
         size="md"
         data-autofocus
@@ -92,11 +96,11 @@ export function CreateLicenseModal({
         error={form.errors.user_id}
       />
       <NativeSelect
-        label="Plan"
+        label={t`Plan`}
         required
         size="md"
         data={[
-          { value: '', label: plans ? 'Choose a plan' : 'Loading plans…' },
+          { value: '', label: plans ? t`Choose a plan` : t`Loading plans…` },
           ...offered.map((item) => ({ value: item.id, label: planLabel(item, i18n) })),
         ]}
         {...form.getInputProps('plan_id')}
@@ -105,8 +109,8 @@ export function CreateLicenseModal({
       <SeatsInput
         description={
           plan
-            ? `Machines it may be active on at once; empty uses the plan’s ${plan.max_activations}.`
-            : 'Machines it may be active on at once; empty uses the plan’s limit.'
+            ? t`Machines it may be active on at once; empty uses the plan’s ${planLimit}.`
+            : t`Machines it may be active on at once; empty uses the plan’s limit.`
         }
         {...form.getInputProps('seats')}
       />

@@ -1,4 +1,6 @@
-import { useLingui } from '@lingui/react/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { NativeSelect, Text } from '@mantine/core';
 import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -28,14 +30,14 @@ export interface EditLicenseModalProps {
   onSaved: (license: AdminLicense) => void;
 }
 
-const STATUS_OPTIONS = [
-  { value: 'active', label: 'Active' },
-  { value: 'suspended', label: 'Suspended (checks fail until it is active again)' },
+const STATUS_OPTIONS: { value: EditLicenseValues['status']; label: MessageDescriptor }[] = [
+  { value: 'active', label: msg`Active` },
+  { value: 'suspended', label: msg`Suspended (checks fail until it is active again)` },
 ];
 
 /** "Edit license": status (active or suspended), plan, seats and expiry; only changes are sent. */
 export function EditLicenseModal({ license, plans, onClose, onSaved }: EditLicenseModalProps) {
-  const { i18n } = useLingui();
+  const { t, i18n } = useLingui();
   const [updateLicense] = useUpdateLicenseMutation();
   const schema = useMemo(
     () => editLicenseFormSchema(license ?? { activations_used: 0, expires_at: null }),
@@ -51,10 +53,11 @@ export function EditLicenseModal({ license, plans, onClose, onSaved }: EditLicen
       const changes = toUpdateLicenseRequest(license, values);
       if (!changes) return onClose();
       const saved = await updateLicense({ id: license.license_id, changes }).unwrap();
+      const key = saved.license_key;
       notifications.show({
         color: 'teal',
-        title: 'License updated',
-        message: `${saved.license_key} is saved.`,
+        title: t`License updated`,
+        message: t`${key} is saved.`,
       });
       onSaved(saved);
     },
@@ -71,33 +74,47 @@ export function EditLicenseModal({ license, plans, onClose, onSaved }: EditLicen
     planOptions.unshift({ value: license.plan_id, label: license.plan.name });
   const planChanged = !!license && form.values.plan_id !== license.plan_id;
   const seatsChanged = !!license && form.values.seats !== license.max_activations;
+  const key = license?.license_key;
+  const email = license?.user_email;
+  const used = license?.activations_used ?? 0;
 
   return (
     <FormDialog
       opened={license !== null}
       ready={license !== null}
       onClose={onClose}
-      title="Edit license"
+      title={t`Edit license`}
       size="lg"
       {...dialog}
       intro={
         <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          {license?.license_key} · {license?.user_email ?? 'deleted account'}
+          {email ? (
+            <>
+              {key} · {email}
+            </>
+          ) : (
+            <Trans>{key} · deleted account</Trans>
+          )}
         </Text>
       }
-      failureTitle="Could not save the license"
-      submitLabel="Save changes"
+      failureTitle={t`Could not save the license`}
+      submitLabel={t`Save changes`}
       submitDisabled={!form.isDirty()}
     >
       {license && (
         <>
-          <NativeSelect label="Status" size="md" data={STATUS_OPTIONS} {...form.getInputProps('status')} />
-          <NativeSelect label="Plan" size="md" data={planOptions} {...form.getInputProps('plan_id')} />
+          <NativeSelect
+            label={t`Status`}
+            size="md"
+            data={STATUS_OPTIONS.map(({ value, label }) => ({ value, label: i18n._(label) }))}
+            {...form.getInputProps('status')}
+          />
+          <NativeSelect label={t`Plan`} size="md" data={planOptions} {...form.getInputProps('plan_id')} />
           <SeatsInput
             description={
               planChanged && !seatsChanged
-                ? 'Left as it is, the new plan’s seat limit applies.'
-                : `${license.activations_used} machine${license.activations_used === 1 ? '' : 's'} use it now.`
+                ? t`Left as it is, the new plan’s seat limit applies.`
+                : plural(used, { one: '# machine uses it now.', other: '# machines use it now.' })
             }
             min={Math.max(1, license.activations_used)}
             {...form.getInputProps('seats')}

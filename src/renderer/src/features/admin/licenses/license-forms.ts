@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { z } from 'zod';
 import {
   type AdminLicense,
@@ -26,11 +27,12 @@ const isCalendarDay = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day) && dayOf(
 const isFutureDay = (day: string, now = Date.now()) =>
   isCalendarDay(day) && local(day).endOf('day').valueOf() > now;
 
+// The messages are worded when a check fails, in the language shown then.
 const seatsField = z
-  .number({ error: 'Enter a whole number of seats' })
-  .int('Seats are whole numbers')
-  .min(1, 'At least 1 seat')
-  .max(MAX_SEATS, `At most ${MAX_SEATS} seats`);
+  .number({ error: () => t`Enter a whole number of seats` })
+  .int({ error: () => t`Seats are whole numbers` })
+  .min(1, { error: () => t`At least 1 seat` })
+  .max(MAX_SEATS, { error: () => t`At most ${MAX_SEATS} seats` });
 
 /** "Plan's billing period" (the server's default), "Never expires" or a chosen day. */
 export const EXPIRY_CHOICES = ['plan', 'never', 'date'] as const;
@@ -38,8 +40,8 @@ export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
 
 export const createLicenseFormSchema = z
   .object({
-    user_id: z.string({ error: 'Choose the user' }).min(1, 'Choose the user'),
-    plan_id: z.string().min(1, 'Choose a plan'),
+    user_id: z.string({ error: () => t`Choose the user` }).min(1, { error: () => t`Choose the user` }),
+    plan_id: z.string().min(1, { error: () => t`Choose a plan` }),
     expiry: z.enum(EXPIRY_CHOICES),
     expires_on: z.string(),
     // Empty: the plan's seat limit.
@@ -47,7 +49,7 @@ export const createLicenseFormSchema = z
   })
   .refine((values) => values.expiry !== 'date' || isFutureDay(values.expires_on), {
     ...always,
-    message: 'Choose a day after today',
+    error: () => t`Choose a day after today`,
     path: ['expires_on'],
   });
 export type CreateLicenseValues = {
@@ -80,17 +82,18 @@ export type EditLicenseValues = {
 };
 export const EDIT_LICENSE_FIELDS = ['status', 'plan_id', 'seats', 'expiry', 'expires_on'] as const;
 
-export const editLicenseFormSchema = (license: Pick<AdminLicense, 'activations_used' | 'expires_at'>) =>
-  z
+export function editLicenseFormSchema(license: Pick<AdminLicense, 'activations_used' | 'expires_at'>) {
+  const inUse = license.activations_used;
+  return z
     .object({
       status: z.enum(['active', 'suspended']),
-      plan_id: z.string().min(1, 'Choose a plan'),
-      seats: seatsField.min(
-        Math.max(1, license.activations_used),
-        license.activations_used > 1
-          ? `At least ${license.activations_used}: that many machines use it now (deactivate some first)`
-          : 'At least 1 seat',
-      ),
+      plan_id: z.string().min(1, { error: () => t`Choose a plan` }),
+      seats: seatsField.min(Math.max(1, inUse), {
+        error: () =>
+          inUse > 1
+            ? t`At least ${inUse}: that many machines use it now (deactivate some first)`
+            : t`At least 1 seat`,
+      }),
       expiry: z.enum(['never', 'date']),
       expires_on: z.string(),
     })
@@ -100,8 +103,9 @@ export const editLicenseFormSchema = (license: Pick<AdminLicense, 'activations_u
         values.expiry !== 'date' ||
         (license.expires_at !== null && values.expires_on === dayOf(license.expires_at)) ||
         isFutureDay(values.expires_on),
-      { ...always, message: 'Choose a day after today', path: ['expires_on'] },
+      { ...always, error: () => t`Choose a day after today`, path: ['expires_on'] },
     );
+}
 
 export const editValuesOf = (license: AdminLicense): EditLicenseValues => ({
   status: license.status === 'suspended' ? 'suspended' : 'active',
@@ -145,9 +149,9 @@ export const revokeFormSchema = z.object({
     .pipe(
       z
         .string()
-        .min(1, 'Enter the reason: the owner sees it on their license')
-        .max(REVOKE_REASON_MAX_LENGTH, `Use at most ${REVOKE_REASON_MAX_LENGTH} characters`)
-        .regex(/^[^\p{Cc}\p{Cs}]*$/u, 'Use plain text (no control characters)'),
+        .min(1, { error: () => t`Enter the reason: the owner sees it on their license` })
+        .max(REVOKE_REASON_MAX_LENGTH, { error: () => t`Use at most ${REVOKE_REASON_MAX_LENGTH} characters` })
+        .regex(/^[^\p{Cc}\p{Cs}]*$/u, { error: () => t`Use plain text (no control characters)` }),
     )
     .pipe(revokeLicenseQuerySchema.shape.reason),
 });
@@ -161,7 +165,9 @@ export const resetDeactivationsFormSchema = z.object({
     .pipe(
       z
         .string()
-        .min(1, 'Enter the reason: it is kept in the security log')
-        .max(REVOKE_REASON_MAX_LENGTH, `Use at most ${REVOKE_REASON_MAX_LENGTH} characters`),
+        .min(1, { error: () => t`Enter the reason: it is kept in the security log` })
+        .max(REVOKE_REASON_MAX_LENGTH, {
+          error: () => t`Use at most ${REVOKE_REASON_MAX_LENGTH} characters`,
+        }),
     ),
 });

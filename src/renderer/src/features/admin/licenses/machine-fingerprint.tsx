@@ -1,28 +1,44 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Code, Collapse, List, Stack, Text } from '@mantine/core';
 import { useId, useState } from 'react';
 import type { AdminActivation } from '../../../../../shared/api/admin';
 import { FINGERPRINT_COMPONENTS, type FingerprintComponent } from '../../../../../shared/fingerprint';
+import { formattingLocale } from '../../../lib/i18n/portal-i18n';
 import { formatDateTime } from '../../licenses';
 
 /** The components' names for people, in the order the app sends them. */
-export const COMPONENT_NAMES: Record<FingerprintComponent, string> = {
-  machine_id: 'Machine id',
-  cpu: 'Processor',
-  disk: 'Disk',
-  board: 'Board',
-  os_install: 'OS install',
+export const COMPONENT_NAMES: Record<FingerprintComponent, MessageDescriptor> = {
+  machine_id: msg`Machine id`,
+  cpu: msg`Processor`,
+  disk: msg`Disk`,
+  board: msg`Board`,
+  os_install: msg`OS install`,
 };
 
-const changesText = (count: number) =>
-  count === 0 ? 'no changes' : `${count} change${count === 1 ? '' : 's'}`;
+/** The same names inside a sentence, after the first ("Disk and board changed"). */
+const COMPONENT_NAMES_IN_TEXT: Record<FingerprintComponent, MessageDescriptor> = {
+  machine_id: msg`machine id`,
+  cpu: msg`processor`,
+  disk: msg`disk`,
+  board: msg`board`,
+  os_install: msg`OS install`,
+};
 
-/** "Disk and board changed · 3 of 5 matched": one entry of a machine's component history. */
-export const changeText = (change: AdminActivation['component_changes'][number]) => {
-  const names = change.changed.map((name, index) =>
-    index === 0 ? COMPONENT_NAMES[name] : COMPONENT_NAMES[name].toLowerCase(),
+/**
+ * "Disk and board changed · 3 of 5 matched": one entry of a machine's component history, in the
+ * language shown (the names joined as the language lists them).
+ */
+export const changeText = (change: AdminActivation['component_changes'][number], i18n: I18n) => {
+  const list = new Intl.ListFormat(formattingLocale(), { type: 'conjunction' }).format(
+    change.changed.map((name, index) =>
+      i18n._(index === 0 ? COMPONENT_NAMES[name] : COMPONENT_NAMES_IN_TEXT[name]),
+    ),
   );
-  const list = names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-  return `${list} changed · ${change.matched} of ${change.matched + change.changed.length} matched`;
+  const matched = change.matched;
+  const total = change.matched + change.changed.length;
+  return i18n._(msg`${list} changed · ${matched} of ${total} matched`);
 };
 
 /**
@@ -31,14 +47,16 @@ export const changeText = (change: AdminActivation['component_changes'][number])
  * its seat. Folded behind a button, so a license with many machines stays short.
  */
 export function MachineFingerprint({ activation, name }: { activation: AdminActivation; name: string }) {
+  const { t, i18n } = useLingui();
   const [open, setOpen] = useState(false);
   const id = useId();
   const components = activation.components;
   const changes = activation.component_changes;
+  const changeCount = changes.length;
   if (!components && changes.length === 0)
     return (
       <Text size="xs" c="dimmed">
-        No fingerprint components: its app sends none.
+        <Trans>No fingerprint components: its app sends none.</Trans>
       </Text>
     );
   return (
@@ -49,10 +67,14 @@ export function MachineFingerprint({ activation, name }: { activation: AdminActi
         px={0}
         aria-expanded={open}
         aria-controls={id}
-        aria-label={`${open ? 'Hide' : 'Show'} the fingerprint of ${name}`}
+        aria-label={open ? t`Hide the fingerprint of ${name}` : t`Show the fingerprint of ${name}`}
         onClick={() => setOpen((shown) => !shown)}
       >
-        {open ? 'Hide fingerprint' : `Fingerprint · ${changesText(changes.length)}`}
+        {open
+          ? t`Hide fingerprint`
+          : changes.length === 0
+            ? t`Fingerprint · no changes`
+            : plural(changeCount, { one: 'Fingerprint · # change', other: 'Fingerprint · # changes' })}
       </Button>
       <Collapse expanded={open} id={id}>
         <Stack gap={6} pt={4}>
@@ -62,7 +84,7 @@ export function MachineFingerprint({ activation, name }: { activation: AdminActi
                 const hash = components[component];
                 return [
                   <Text key={`${component}-name`} component="dt" size="xs" c="dimmed">
-                    {COMPONENT_NAMES[component]}
+                    {i18n._(COMPONENT_NAMES[component])}
                   </Text>,
                   <Text key={`${component}-hash`} component="dd" size="xs" m={0} miw={0}>
                     {hash ? (
@@ -70,7 +92,7 @@ export function MachineFingerprint({ activation, name }: { activation: AdminActi
                         {hash.slice(0, 16)}…
                       </Code>
                     ) : (
-                      'not sent'
+                      <Trans>not sent</Trans>
                     )}
                   </Text>,
                 ];
@@ -78,18 +100,18 @@ export function MachineFingerprint({ activation, name }: { activation: AdminActi
             </dl>
           )}
           <Text size="xs" fw={600} component="h4" m={0}>
-            Changes while it kept its seat
+            <Trans>Changes while it kept its seat</Trans>
           </Text>
           {changes.length === 0 ? (
             <Text size="xs" c="dimmed">
-              None: its components are the ones it was activated with.
+              <Trans>None: its components are the ones it was activated with.</Trans>
             </Text>
           ) : (
-            <List size="xs" spacing={2} aria-label={`Component changes of ${name}`}>
+            <List size="xs" spacing={2} aria-label={t`Component changes of ${name}`}>
               {changes.map((change) => (
                 <List.Item key={`${change.changed_at}-${change.changed.join()}`}>
                   <time dateTime={change.changed_at}>{formatDateTime(change.changed_at)}</time>:{' '}
-                  {changeText(change)}
+                  {changeText(change, i18n)}
                 </List.Item>
               ))}
             </List>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { AdminLicense } from '../../../../../shared/api/admin';
@@ -19,6 +20,7 @@ export interface ResetDeactivationsModalProps {
  * machines again at once (a stolen laptop, a support case). The reason goes to the security log.
  */
 export function ResetDeactivationsModal({ license, onClose }: ResetDeactivationsModalProps) {
+  const { t } = useLingui();
   const [resetDeactivations] = useResetDeactivationsMutation();
   const { form, failure, setFailure } = useLicenseReasonForm(license, resetDeactivationsFormSchema);
 
@@ -33,8 +35,8 @@ export function ResetDeactivationsModal({ license, onClose }: ResetDeactivations
         }).unwrap();
         notifications.show({
           color: 'teal',
-          title: 'Deactivation count reset',
-          message: 'Its owner may deactivate machines again.',
+          title: t`Deactivation count reset`,
+          message: t`Its owner may deactivate machines again.`,
         });
         onClose();
       } catch (error) {
@@ -45,29 +47,34 @@ export function ResetDeactivationsModal({ license, onClose }: ResetDeactivations
   );
 
   const changes = license?.machine_changes;
+  const used = changes?.used ?? 0;
+  const limit = changes?.limit ?? 0;
+  const days = changes?.window_days ?? 0;
   return (
     <FormDialog
       opened={license !== null}
       ready={license !== null}
       onClose={onClose}
-      title="Reset the deactivation count?"
+      title={t`Reset the deactivation count?`}
       onSubmit={submit}
       intro={
         changes && (
           <Text size="sm">
-            This license deactivated {changes.used} of the {changes.limit} machines its plan allows in{' '}
-            {changes.window_days} days. Resetting forgives them, so its owner may free machines again at once.
+            <Trans>
+              This license deactivated {used} of the {limit} machines its plan allows in {days} days.
+              Resetting forgives them, so its owner may free machines again at once.
+            </Trans>
           </Text>
         )
       }
       failure={failure}
-      failureTitle="Could not reset the count"
-      submitLabel="Reset count"
+      failureTitle={t`Could not reset the count`}
+      submitLabel={t`Reset count`}
       submitting={form.submitting}
     >
       <Textarea
-        label="Reason"
-        description="Kept in the security log with your name."
+        label={t`Reason`}
+        description={t`Kept in the security log with your name.`}
         required
         rows={3}
         maxLength={REVOKE_REASON_MAX_LENGTH}

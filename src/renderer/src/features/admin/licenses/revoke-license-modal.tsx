@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { AdminLicense } from '../../../../../shared/api/admin';
@@ -20,6 +21,7 @@ export interface RevokeLicenseModalProps {
  * refused check. The reason is required and sent as query text.
  */
 export function RevokeLicenseModal({ license, onClose, onRevoked }: RevokeLicenseModalProps) {
+  const { t } = useLingui();
   const [revokeLicense] = useRevokeLicenseMutation();
   const { form, failure, setFailure } = useLicenseReasonForm(license, revokeFormSchema);
 
@@ -32,10 +34,11 @@ export function RevokeLicenseModal({ license, onClose, onRevoked }: RevokeLicens
           id: license.license_id,
           reason: revokeFormSchema.parse({ reason }).reason,
         }).unwrap();
+        const key = revoked.license_key;
         notifications.show({
           color: 'teal',
-          title: 'License revoked',
-          message: `${revoked.license_key} no longer works. Its owner sees your reason.`,
+          title: t`License revoked`,
+          message: t`${key} no longer works. Its owner sees your reason.`,
         });
         onRevoked(revoked);
       } catch (error) {
@@ -45,33 +48,40 @@ export function RevokeLicenseModal({ license, onClose, onRevoked }: RevokeLicens
     () => form.getInputNode('reason')?.focus(),
   );
 
+  const plan = license?.plan.name;
+  const who = license?.user_email ?? t`deleted account`;
+  const length = form.values.reason.length;
+  const max = REVOKE_REASON_MAX_LENGTH;
+
   return (
     <FormDialog
       opened={license !== null}
       ready={license !== null}
       onClose={onClose}
-      title="Revoke license?"
+      title={t`Revoke license?`}
       onSubmit={submit}
       intro={
         license && (
           <Text size="sm">
-            <strong>
-              <LicenseKeyText value={license.license_key} />
-            </strong>{' '}
-            ({license.plan.name}, {license.user_email ?? 'deleted account'}) stops working on every machine at
-            once. Revoking is final: to restore access, issue a new license.
+            <Trans>
+              <strong>
+                <LicenseKeyText value={license.license_key} />
+              </strong>{' '}
+              ({plan}, {who}) stops working on every machine at once. Revoking is final: to restore access,
+              issue a new license.
+            </Trans>
           </Text>
         )
       }
       failure={failure}
-      failureTitle="Could not revoke the license"
-      submitLabel="Revoke license"
+      failureTitle={t`Could not revoke the license`}
+      submitLabel={t`Revoke license`}
       submitColor="red.9"
       submitting={form.submitting}
     >
       <Textarea
-        label="Reason"
-        description="Shown to the owner on their license."
+        label={t`Reason`}
+        description={t`Shown to the owner on their license.`}
         required
         rows={4}
         maxLength={REVOKE_REASON_MAX_LENGTH}
@@ -80,7 +90,7 @@ export function RevokeLicenseModal({ license, onClose, onRevoked }: RevokeLicens
         inputWrapperOrder={['label', 'description', 'input', 'error']}
       />
       <Text size="xs" c="dimmed" ta="right" mt={-10}>
-        {form.values.reason.length} / {REVOKE_REASON_MAX_LENGTH}
+        {length} / {max}
       </Text>
     </FormDialog>
   );

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { NumberInput, type NumberInputProps } from '@mantine/core';
 import { MAX_SEATS } from '../../../../../shared/api/plans';
 
@@ -7,9 +8,10 @@ import { MAX_SEATS } from '../../../../../shared/api/plans';
  * an organization.
  */
 export function SeatsInput({ min = 1, ...props }: Omit<NumberInputProps, 'label' | 'max'>) {
+  const { t } = useLingui();
   return (
     <NumberInput
-      label="Machines"
+      label={t`Machines`}
       size="md"
       min={min}
       max={MAX_SEATS}

@@ -1,20 +1,21 @@
-import { useLingui } from '@lingui/react/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { NativeSelect, NumberInput, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { MAX_TRIAL_DAYS } from '../../../../../shared/api/plans';
 import { adminMessages } from '../../../../../shared/messages';
-import { dayCount } from '../../../../../shared/trial-days';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { formatDate } from '../../licenses';
 import { useChangeLicenseTrialMutation } from '../admin-endpoints';
 import { trialSourceStarted } from './trial-source';
 
-const ACTIONS = [
-  { value: 'extend', label: 'Extend the trial' },
-  { value: 'end', label: 'End the trial now' },
+const ACTIONS: { value: 'extend' | 'end'; label: MessageDescriptor }[] = [
+  { value: 'extend', label: msg`Extend the trial` },
+  { value: 'end', label: msg`End the trial now` },
 ];
 
 /**
@@ -29,7 +30,7 @@ export function TrialLicenseModal({
   license: AdminLicense | null;
   onClose: () => void;
 }) {
-  const { i18n } = useLingui();
+  const { t, i18n } = useLingui();
   const [changeTrial] = useChangeLicenseTrialMutation();
   const [action, setAction] = useState<'extend' | 'end'>('extend');
   const [days, setDays] = useState<number | string>(7);
@@ -52,10 +53,11 @@ export function TrialLicenseModal({
         id: license.license_id,
         change: action === 'end' ? { action: 'end' } : { action: 'extend', days: days as number },
       }).unwrap();
+      const ends = saved.trial ? formatDate(saved.trial.ends_at) : '';
       notifications.show({
         color: 'teal',
-        title: action === 'end' ? 'Trial ended' : 'Trial extended',
-        message: saved.trial ? `The trial now ends on ${formatDate(saved.trial.ends_at)}.` : 'Saved.',
+        title: action === 'end' ? t`Trial ended` : t`Trial extended`,
+        message: saved.trial ? t`The trial now ends on ${ends}.` : t`Saved.`,
       });
       onClose();
     } catch (error) {
@@ -65,41 +67,57 @@ export function TrialLicenseModal({
     }
   };
 
+  const trial = license?.trial;
+  const key = license?.license_key;
+  const email = license?.user_email;
+  const who = email ?? t`deleted account`;
+  const plan = license?.plan.name;
+  const started = trial ? trialSourceStarted(trial.source, i18n) : '';
+  const startedOn = trial ? formatDate(trial.started_at) : '';
+  const endsOn = trial ? formatDate(trial.ends_at) : '';
+  const daysLeft = trial?.days_left ?? 0;
+
   return (
     <FormDialog
       opened={license !== null}
       ready={license !== null}
       onClose={onClose}
-      title="Free trial"
+      title={t`Free trial`}
       onSubmit={(event) => void submit(event)}
       intro={
-        license?.trial && (
+        trial && (
           <Text size="sm">
-            {license.license_key} · {license.user_email ?? 'deleted account'}: a trial of {license.plan.name}{' '}
-            {trialSourceStarted(license.trial.source, i18n)} on {formatDate(license.trial.started_at)},{' '}
-            {license.trial.days_left > 0
-              ? `ending on ${formatDate(license.trial.ends_at)} (${dayCount(license.trial.days_left)} left).`
-              : `ended on ${formatDate(license.trial.ends_at)}.`}
+            {daysLeft > 0 ? (
+              <Trans>
+                {key} · {who}: a trial of {plan} {started} on {startedOn}, ending on {endsOn} (
+                <Plural value={daysLeft} one="# day left" other="# days left" />
+                ).
+              </Trans>
+            ) : (
+              <Trans>
+                {key} · {who}: a trial of {plan} {started} on {startedOn}, ended on {endsOn}.
+              </Trans>
+            )}
           </Text>
         )
       }
       failure={failure}
-      failureTitle="Could not change the trial"
-      submitLabel={action === 'end' ? 'End trial' : 'Extend trial'}
+      failureTitle={t`Could not change the trial`}
+      submitLabel={action === 'end' ? t`End trial` : t`Extend trial`}
       {...(action === 'end' ? { submitColor: 'red.9' } : {})}
       submitting={submitting}
     >
       <NativeSelect
-        label="Change"
+        label={t`Change`}
         size="md"
-        data={ACTIONS}
+        data={ACTIONS.map(({ value, label }) => ({ value, label: i18n._(label) }))}
         value={action}
         onChange={(event) => setAction(event.currentTarget.value as 'extend' | 'end')}
       />
       {action === 'extend' ? (
         <NumberInput
-          label="Days to add"
-          description={`From the trial's end, or from today once it ended (1–${MAX_TRIAL_DAYS}).`}
+          label={t`Days to add`}
+          description={t`From the trial's end, or from today once it ended (1–${MAX_TRIAL_DAYS}).`}
           size="md"
           min={1}
           max={MAX_TRIAL_DAYS}
@@ -107,7 +125,7 @@ export function TrialLicenseModal({
           allowNegative={false}
           value={days}
           onChange={setDays}
-          error={validDays ? undefined : `Enter 1 to ${MAX_TRIAL_DAYS} days`}
+          error={validDays ? undefined : t`Enter 1 to ${MAX_TRIAL_DAYS} days`}
         />
       ) : null}
     </FormDialog>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Loader, Select, type SelectProps } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { skipToken } from '@reduxjs/toolkit/query/react';
@@ -38,6 +39,7 @@ const optionOf = (user: Pick<AdminUser, 'id' | 'email' | 'full_name'>): Option =
  * (an id) is shown by its e-mail.
  */
 export function UserPicker({ value, onChange, inline = false, ...props }: UserPickerProps) {
+  const { t } = useLingui();
   const [search, setSearch] = useState('');
   // Nothing is searched before the field is first used.
   const [query, setQuery] = useState<string | null>(null);
@@ -61,7 +63,7 @@ export function UserPicker({ value, onChange, inline = false, ...props }: UserPi
       (summary.data?.id === value
         ? optionOf(summary.data)
         : summary.isError
-          ? { value, label: 'Unknown user' }
+          ? { value, label: t`Unknown user` }
           : null));
 
   const find = useDebouncedCallback((text: string) => setQuery(text), 250);
@@ -96,10 +98,10 @@ export function UserPicker({ value, onChange, inline = false, ...props }: UserPi
       // At most 10 options: no inner scroll box (its region would not be keyboard-focusable).
       withScrollArea={false}
       nothingFoundMessage={
-        loading ? 'Searching…' : (failure ?? 'No user matches. Try part of the e-mail or name.')
+        loading ? t`Searching…` : (failure ?? t`No user matches. Try part of the e-mail or name.`)
       }
       rightSection={loading ? <Loader size={16} /> : undefined}
-      placeholder={props.placeholder ?? 'Search by e-mail or name'}
+      placeholder={props.placeholder ?? t`Search by e-mail or name`}
     />
   );
 }

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Button,
   Group,
@@ -99,7 +101,7 @@ function currencyOptions(paymentCurrency: string | undefined, current: string) {
   if (current && !currencies.includes(current)) currencies.push(current);
   return currencies.map((value) => ({
     value,
-    label: !paymentCurrency || value === paymentCurrency ? value : `${value} (cannot be bought)`,
+    label: !paymentCurrency || value === paymentCurrency ? value : t`${value} (cannot be bought)`,
   }));
 }
 
@@ -166,13 +168,13 @@ export function validatePackage(values: PackageValues): FormErrors {
     'floating.lease_minutes': 'floating_lease_minutes',
     'floating.max_borrow_days': 'floating_borrow_days',
   });
-  if (numberOr(values.price) === undefined) errors.price = 'Enter a price (0 for a free package)';
+  if (numberOr(values.price) === undefined) errors.price = t`Enter a price (0 for a free package)`;
   if (numberOr(values.max_activations) === undefined)
-    errors.max_activations = 'Enter how many machines at once';
+    errors.max_activations = t`Enter how many machines at once`;
   if (numberOr(values.deactivations_per_30_days) === undefined)
-    errors.deactivations_per_30_days = 'Enter how many machines a license may free in 30 days (0 for none)';
+    errors.deactivations_per_30_days = t`Enter how many machines a license may free in 30 days (0 for none)`;
   if (numberOr(values.fingerprint_threshold) === undefined)
-    errors.fingerprint_threshold = 'Enter how many fingerprint components must match';
+    errors.fingerprint_threshold = t`Enter how many fingerprint components must match`;
   return errors;
 }
 
@@ -219,11 +221,12 @@ export function renewalOptions(plans: readonly Plan[], plan: Plan | null) {
   }));
   if (current && !options.some((option) => option.value === current))
     options.push({ value: current, label: plans.find((item) => item.id === current)?.name ?? current });
-  return [{ value: '', label: 'None: not an update renewal' }, ...options];
+  return [{ value: '', label: t`None: not an update renewal` }, ...options];
 }
 
 /** Name, code, price, billing, machines and visibility of a package, checked with the shared request schema. */
 export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: PackageDetailsFormProps) {
+  const { t, i18n } = useLingui();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<PackageValues>({
     initialValues: valuesOf(plan),
@@ -274,27 +277,28 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
   const currency = form.values.currency.trim().toUpperCase();
   const digits = /^[A-Z]{3}$/.test(currency) ? minorDigits(currency) : 2;
   const free = form.values.billing_interval === 'free';
+  const components = FINGERPRINT_COMPONENTS.length;
 
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
         {failure ? (
-          <FormAlert title={plan ? 'Could not save the package' : 'Could not create the package'}>
+          <FormAlert title={plan ? t`Could not save the package` : t`Could not create the package`}>
             {failure}
           </FormAlert>
         ) : null}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <TextInput
-            label="Name"
-            description="What customers see on the purchase page."
+            label={t`Name`}
+            description={t`What customers see on the purchase page.`}
             required
             maxLength={100}
             data-autofocus
             {...form.getInputProps('name')}
           />
           <TextInput
-            label="Code"
-            description="Lower-case letters, digits, - and _; used in links and reports."
+            label={t`Code`}
+            description={t`Lower-case letters, digits, - and _; used in links and reports.`}
             required
             maxLength={40}
             autoComplete="off"
@@ -304,20 +308,20 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
         </SimpleGrid>
         <Textarea
           size="md"
-          label="Description"
-          description="Shown with the package on the purchase page."
+          label={t`Description`}
+          description={t`Shown with the package on the purchase page.`}
           rows={3}
           maxLength={1000}
           {...form.getInputProps('description')}
         />
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
           <NativeSelect
-            label="Billing"
-            description="How often it is charged."
+            label={t`Billing`}
+            description={t`How often it is charged.`}
             size="md"
             data={BILLING_INTERVALS.map((interval) => ({
               value: interval,
-              label: INTERVAL_LABELS[interval],
+              label: i18n._(INTERVAL_LABELS[interval]),
             }))}
             {...form.getInputProps('billing_interval')}
             onChange={(event) => {
@@ -327,9 +331,13 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             }}
           />
           <NumberInput
-            label="Price"
+            label={t`Price`}
             description={
-              free ? 'Free packages cost 0.' : `In ${currency || 'the currency'}, per billing period.`
+              free
+                ? t`Free packages cost 0.`
+                : currency
+                  ? t`In ${currency}, per billing period.`
+                  : t`In the currency, per billing period.`
             }
             size="md"
             min={0}
@@ -341,11 +349,11 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             {...form.getInputProps('price')}
           />
           <NativeSelect
-            label="Currency"
+            label={t`Currency`}
             description={
               paymentCurrency && currency !== paymentCurrency
-                ? `Payments are taken in ${paymentCurrency}: this package cannot be bought in ${currency}.`
-                : 'The currency payments are taken in.'
+                ? t`Payments are taken in ${paymentCurrency}: this package cannot be bought in ${currency}.`
+                : t`The currency payments are taken in.`
             }
             size="md"
             required
@@ -355,8 +363,8 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <NumberInput
-            label="Machines per license"
-            description={`How many machines one license may be active on at once (1–${MAX_SEATS}).`}
+            label={t`Machines per license`}
+            description={t`How many machines one license may be active on at once (1–${MAX_SEATS}).`}
             size="md"
             min={1}
             max={MAX_SEATS}
@@ -366,8 +374,8 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             {...form.getInputProps('max_activations')}
           />
           <NumberInput
-            label="Display order"
-            description="Lower numbers are listed first on the purchase page."
+            label={t`Display order`}
+            description={t`Lower numbers are listed first on the purchase page.`}
             size="md"
             min={0}
             max={1_000_000}
@@ -376,8 +384,8 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             {...form.getInputProps('sort_order')}
           />
           <NumberInput
-            label="Free trial (days)"
-            description={`Days a customer may try it free, without a card or with one charged at the end; 0 offers no trial (up to ${MAX_TRIAL_DAYS}).`}
+            label={t`Free trial (days)`}
+            description={t`Days a customer may try it free, without a card or with one charged at the end; 0 offers no trial (up to ${MAX_TRIAL_DAYS}).`}
             size="md"
             min={0}
             max={MAX_TRIAL_DAYS}
@@ -389,8 +397,8 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
         {/* Fair use of a license's machines: bottom-aligned, as the update fields below. */}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ alignItems: 'end' }}>
           <NumberInput
-            label="Deactivations per 30 days"
-            description="How many machines a license may free in a rolling 30 days; the next is refused until one leaves the window. Administrators can reset the count."
+            label={t`Deactivations per 30 days`}
+            description={t`How many machines a license may free in a rolling 30 days; the next is refused until one leaves the window. Administrators can reset the count.`}
             size="md"
             min={0}
             max={MAX_DEACTIVATIONS_PER_30_DAYS}
@@ -400,8 +408,8 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             {...form.getInputProps('deactivations_per_30_days')}
           />
           <NumberInput
-            label="Fingerprint components to match"
-            description={`How many of a machine's ${FINGERPRINT_COMPONENTS.length} hashed components (machine id, CPU, disk, board, OS install) must match for it to keep its seat after a change.`}
+            label={t`Fingerprint components to match`}
+            description={t`How many of a machine's ${components} hashed components (machine id, CPU, disk, board, OS install) must match for it to keep its seat after a change.`}
             size="md"
             min={1}
             max={FINGERPRINT_COMPONENTS.length}
@@ -414,11 +422,11 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
         {/* Bottom-aligned: the two fields' descriptions differ in length, their inputs line up. */}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ alignItems: 'end' }}>
           <NumberInput
-            label={renewal ? 'Months of updates added' : 'Months of updates (perpetual)'}
+            label={renewal ? t`Months of updates added` : t`Months of updates (perpetual)`}
             description={
               renewal
-                ? 'What each purchase adds to the license’s update window.'
-                : 'Set it to sell a perpetual license (billing: lifetime) that never expires and gets updates for this many months. Leave it empty otherwise.'
+                ? t`What each purchase adds to the license’s update window.`
+                : t`Set it to sell a perpetual license (billing: lifetime) that never expires and gets updates for this many months. Leave it empty otherwise.`
             }
             size="md"
             min={1}
@@ -428,8 +436,8 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             {...form.getInputProps('update_months')}
           />
           <NativeSelect
-            label="Renews updates of"
-            description="Makes it an update renewal of that perpetual package."
+            label={t`Renews updates of`}
+            description={t`Makes it an update renewal of that perpetual package.`}
             size="md"
             data={renewalOptions(allPlans ?? [], plan)}
             {...form.getInputProps('renews_updates_of')}
@@ -439,8 +447,8 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
           {plan?.seat_based ? (
             // A per-seat package's pool is what each organization buys: floating or not is the choice.
             <Switch
-              label="Floating seats"
-              description="Members need no seat of their own: any of their machines run while fewer than the seats their organization bought are in use."
+              label={t`Floating seats`}
+              description={t`Members need no seat of their own: any of their machines run while fewer than the seats their organization bought are in use.`}
               checked={numberOr(form.values.floating_seats) !== undefined}
               onChange={(event) =>
                 form.setFieldValue(
@@ -451,8 +459,8 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             />
           ) : (
             <NumberInput
-              label="Floating seats"
-              description="Machines that may run at once, any of the license's machines. Leave empty for node-locked licenses."
+              label={t`Floating seats`}
+              description={t`Machines that may run at once, any of the license's machines. Leave empty for node-locked licenses.`}
               size="md"
               min={1}
               max={MAX_SEATS}
@@ -462,8 +470,8 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             />
           )}
           <NumberInput
-            label="Floating lease (minutes)"
-            description="A seat comes back this long after its machine stops checking in."
+            label={t`Floating lease (minutes)`}
+            description={t`A seat comes back this long after its machine stops checking in.`}
             size="md"
             min={1}
             max={MAX_FLOATING_LEASE_MINUTES}
@@ -473,8 +481,8 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             {...form.getInputProps('floating_lease_minutes')}
           />
           <NumberInput
-            label="Borrow for offline use (days)"
-            description="The most days a machine may keep a seat offline; 0 allows no borrowing."
+            label={t`Borrow for offline use (days)`}
+            description={t`The most days a machine may keep a seat offline; 0 allows no borrowing.`}
             size="md"
             min={0}
             max={MAX_FLOATING_BORROW_DAYS}
@@ -486,24 +494,24 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
         </SimpleGrid>
         <Stack gap="sm">
           <Switch
-            label="On sale"
-            description="Inactive packages cannot be bought; their licenses keep working."
+            label={t`On sale`}
+            description={t`Inactive packages cannot be bought; their licenses keep working.`}
             {...form.getInputProps('is_active', { type: 'checkbox' })}
           />
           <Switch
-            label="Shown on the purchase page"
-            description="Hidden packages can still be granted by an administrator."
+            label={t`Shown on the purchase page`}
+            description={t`Hidden packages can still be granted by an administrator.`}
             {...form.getInputProps('is_public', { type: 'checkbox' })}
           />
         </Stack>
         <Group justify="flex-end" gap="sm">
           {onCancel ? (
             <Button variant="default" onClick={onCancel} disabled={form.submitting}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
           ) : form.isDirty() ? (
             <Button variant="default" onClick={() => form.reset()} disabled={form.submitting}>
-              Discard changes
+              <Trans>Discard changes</Trans>
             </Button>
           ) : null}
           <Button type="submit" loading={form.submitting} disabled={plan !== null && !form.isDirty()}>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { skipToken } from '@reduxjs/toolkit/query/react';
@@ -8,6 +9,7 @@ import { StatusBadge } from '../../../components/data/status-badge';
 import { DetailDrawer } from '../../../components/drawer/detail-drawer';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { formatPlanPrice, useDeletePlanMutation, useGetPlanQuery, useUpdatePlanMutation } from '../../plans';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 import { failureOf } from '../query-answer';
 import { PackageDetailsForm } from './package-details-form';
 import { PackageFeaturesEditor } from './package-features-editor';
@@ -24,6 +26,7 @@ export interface PackageDrawerProps {
 
 /** One package: its features and limits edited in place, its details, and delete (or archive). */
 export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
+  const { t } = useLingui();
   const answer = useGetPlanQuery(id ?? skipToken);
   const [updatePackage] = useUpdatePlanMutation();
   const [deletePackage] = useDeletePlanMutation();
@@ -48,7 +51,8 @@ export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
   const saveDetails = async (body: UpdatePlanRequest) => {
     if (!plan) return;
     const updated = await updatePackage({ id: plan.id, body }).unwrap();
-    notifications.show({ color: 'teal', title: 'Package saved', message: `${updated.name} was updated.` });
+    const name = updated.name;
+    notifications.show({ color: 'teal', title: t`Package saved`, message: t`${name} was updated.` });
     saved(updated);
   };
 
@@ -58,8 +62,8 @@ export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
     const result = await deletePackage(plan.id).unwrap();
     notifications.show({
       color: 'teal',
-      title: result.outcome === 'deleted' ? 'Package deleted' : 'Package archived',
-      message: result.message,
+      title: result.outcome === 'deleted' ? t`Package deleted` : t`Package archived`,
+      message: knownText(result.message),
     });
     setConfirming(false);
     if (result.outcome === 'deleted') onClose();
@@ -67,6 +71,9 @@ export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
 
   const state = shown ? packageState(shown) : null;
   const price = shown ? formatPlanPrice(shown) : null;
+  const name = shown?.name;
+  const code = shown?.code;
+  const machines = shown ? machinesText(shown) : '';
 
   return (
     <>
@@ -75,11 +82,11 @@ export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
         onClose={onClose}
         size="xl"
         fullScreen="(max-width: 48em)"
-        title={shown ? `Package ${shown.name}` : 'Package'}
-        closeLabel="Close package"
+        title={shown ? t`Package ${name}` : t`Package`}
+        closeLabel={t`Close package`}
         error={error}
-        errorHint="The package could not be loaded. It may have been deleted, or the link is wrong."
-        loading={(!shown || !state || !price) && 'Loading the package'}
+        errorHint={t`The package could not be loaded. It may have been deleted, or the link is wrong.`}
+        loading={(!shown || !state || !price) && t`Loading the package`}
       >
         {shown && state && price && (
           <Stack gap="lg">
@@ -94,10 +101,12 @@ export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
                 {state.label}
               </StatusBadge>
               <StatusBadge tone={shown.is_public ? 'info' : 'neutral'} size="md">
-                {shown.is_public ? 'Public' : 'Hidden'}
+                {shown.is_public ? <Trans>Public</Trans> : <Trans>Hidden</Trans>}
               </StatusBadge>
               <Text size="sm" c="dimmed">
-                {machinesText(shown)} · code {shown.code}
+                <Trans>
+                  {machines} · code {code}
+                </Trans>
               </Text>
             </Group>
 
@@ -105,15 +114,19 @@ export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
 
             <Tabs value={tab} onChange={setTab} keepMounted={false}>
               <Tabs.List>
-                <Tabs.Tab value="features">Features and limits</Tabs.Tab>
-                <Tabs.Tab value="details">Details</Tabs.Tab>
+                <Tabs.Tab value="features">
+                  <Trans>Features and limits</Trans>
+                </Tabs.Tab>
+                <Tabs.Tab value="details">
+                  <Trans>Details</Trans>
+                </Tabs.Tab>
               </Tabs.List>
 
               <Tabs.Panel value="features" pt="md">
                 {plan ? (
                   <PackageFeaturesEditor plan={plan} onSaved={saved} />
                 ) : (
-                  <Skeleton height={160} aria-label="Loading the package’s features" />
+                  <Skeleton height={160} aria-label={t`Loading the package’s features`} />
                 )}
               </Tabs.Panel>
 
@@ -122,16 +135,18 @@ export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
                   <Stack gap="xl">
                     <PackageDetailsForm
                       plan={plan}
-                      submitLabel="Save details"
+                      submitLabel={t`Save details`}
                       onSubmit={(body) => saveDetails(body as UpdatePlanRequest)}
                     />
                     <Stack gap="xs" component="section" aria-labelledby="package-remove-title">
                       <Title order={3} size="h5" id="package-remove-title">
-                        Delete package
+                        <Trans>Delete package</Trans>
                       </Title>
                       <Text size="sm" c="dimmed">
-                        A package no license was issued for is deleted. One with licenses is archived instead:
-                        it is no longer sold and its licenses keep working.
+                        <Trans>
+                          A package no license was issued for is deleted. One with licenses is archived
+                          instead: it is no longer sold and its licenses keep working.
+                        </Trans>
                       </Text>
                       <Group>
                         <Button
@@ -140,7 +155,7 @@ export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
                           leftSection={<TrashIcon size={16} />}
                           onClick={() => setConfirming(true)}
                         >
-                          Delete package
+                          <Trans>Delete package</Trans>
                         </Button>
                       </Group>
                     </Stack>
@@ -156,15 +171,17 @@ export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
       <ConfirmDialog
         centered
         opened={confirming}
-        title={shown ? `Delete package ${shown.name}?` : 'Delete package'}
-        confirmLabel="Delete"
+        title={shown ? t`Delete package ${name}?` : t`Delete package`}
+        confirmLabel={t`Delete`}
         onClose={() => setConfirming(false)}
         onConfirm={remove}
       >
         <Text size="sm">
-          <strong>{shown?.name}</strong> is deleted if no license was ever issued for it. If licenses exist,
-          it is archived instead: hidden from the purchase page and no longer sold, while its licenses keep
-          working.
+          <Trans>
+            <strong>{name}</strong> is deleted if no license was ever issued for it. If licenses exist, it is
+            archived instead: hidden from the purchase page and no longer sold, while its licenses keep
+            working.
+          </Trans>
         </Text>
       </ConfirmDialog>
     </>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
   Button,
@@ -23,7 +25,9 @@ import { RetryAlert } from '../../../components/data-table/retry-alert';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { planMessages, useUpdatePlanMutation } from '../../plans';
 import { useGetFeatureCatalogueQuery } from '../admin-endpoints';
-import { KIND_LABELS, meteredUnit } from '../features/feature-format';
+import { KIND_LABELS, meteredUnit, PER_PERIOD } from '../features/feature-format';
+import { knownText } from '../../../lib/i18n/portal-i18n';
+import { formatNumber } from '../../licenses';
 import { failureOf } from '../query-answer';
 
 /** One row of the editor: whether the package includes the feature, and its limit ('' = unlimited). */
@@ -34,7 +38,6 @@ interface Entry {
 type Draft = Record<string, Entry>;
 
 const ROWS_PER_PAGE = 25;
-const number = new Intl.NumberFormat();
 
 const draftOf = (plan: Plan): Draft =>
   Object.fromEntries(
@@ -77,6 +80,7 @@ export interface PackageFeaturesEditorProps {
  * in place and saved together with one "Save features" (PUT /plans/{id} with the whole list).
  */
 export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorProps) {
+  const { t, i18n } = useLingui();
   const catalogue = useAllFeatures();
   const [updatePackage] = useUpdatePlanMutation();
   const [draft, setDraft] = useState<Draft>(() => draftOf(plan));
@@ -108,6 +112,9 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
   const ids = new Set([...Object.keys(draft), ...Object.keys(saved)]);
   const changed = [...ids].filter((id) => !sameEntry(draft[id], saved[id])).length;
   const included = features.filter((feature) => draft[feature.feature_id]?.included).length;
+  const includedCount = formatNumber(included);
+  const total = features.length;
+  const planName = plan.name;
 
   const visible = useMemo(() => {
     const text = filter.trim().toLowerCase();
@@ -142,8 +149,8 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
       for (const issue of checked.error.issues) {
         const index = issue.path[1];
         const id = typeof index === 'number' ? body.features[index]?.feature_id : undefined;
-        if (id) found[id] ??= issue.message;
-        else setFailure(issue.message);
+        if (id) found[id] ??= knownText(issue.message);
+        else setFailure(knownText(issue.message));
       }
       setErrors(found);
       return;
@@ -151,10 +158,15 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
     setSaving(true);
     try {
       const updated = await updatePackage({ id: plan.id, body }).unwrap();
+      const name = updated.name;
+      const count = updated.features.length;
       notifications.show({
         color: 'teal',
-        title: `Features of ${updated.name} saved`,
-        message: `${updated.features.length} feature${updated.features.length === 1 ? '' : 's'} included. Licenses of the package get the change at their next check.`,
+        title: t`Features of ${name} saved`,
+        message: plural(count, {
+          one: '# feature included. Licenses of the package get the change at their next check.',
+          other: '# features included. Licenses of the package get the change at their next check.',
+        }),
       });
       onSaved(updated);
     } catch (error) {
@@ -167,7 +179,7 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
   if (catalogue.error)
     return (
       <RetryAlert title={catalogue.error} onRetry={catalogue.retry}>
-        The feature catalog could not be loaded.
+        <Trans>The feature catalog could not be loaded.</Trans>
       </RetryAlert>
     );
 
@@ -175,16 +187,27 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
     <Stack gap="md">
       <Group justify="space-between" align="center" gap="sm">
         <Text size="sm" c="dimmed" aria-live="polite">
-          {catalogue.features
-            ? `${number.format(included)} of ${number.format(features.length)} features included${
-                changed > 0 ? ` · ${changed} unsaved change${changed === 1 ? '' : 's'}` : ''
-              }`
-            : 'Loading the feature catalog…'}
+          {catalogue.features ? (
+            <>
+              <Trans>
+                {includedCount} of{' '}
+                <Plural value={total} one="# feature included" other="# features included" />
+              </Trans>
+              {changed > 0 ? (
+                <>
+                  {' · '}
+                  <Plural value={changed} one="# unsaved change" other="# unsaved changes" />
+                </>
+              ) : null}
+            </>
+          ) : (
+            <Trans>Loading the feature catalog…</Trans>
+          )}
         </Text>
         <Group gap="sm">
           {changed > 0 ? (
             <Button variant="default" onClick={() => setDraft(draftOf(plan))} disabled={saving}>
-              Discard changes
+              <Trans>Discard changes</Trans>
             </Button>
           ) : null}
           <Button
@@ -192,13 +215,13 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
             loading={saving}
             disabled={changed === 0 || !catalogue.features}
           >
-            Save features
+            <Trans>Save features</Trans>
           </Button>
         </Group>
       </Group>
 
       {failure ? (
-        <Alert color="red" variant="light" icon={<AlertIcon />} title="Features not saved" role="alert">
+        <Alert color="red" variant="light" icon={<AlertIcon />} title={t`Features not saved`} role="alert">
           {failure}
         </Alert>
       ) : null}
@@ -206,8 +229,8 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
       {features.length > 10 ? (
         <Group gap="md" align="flex-end">
           <TextInput
-            label="Filter features"
-            placeholder="Name or key"
+            label={t`Filter features`}
+            placeholder={t`Name or key`}
             type="search"
             value={filter}
             onChange={(event) => {
@@ -217,7 +240,7 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
             style={{ flex: '1 1 200px' }}
           />
           <Switch
-            label="Included only"
+            label={t`Included only`}
             checked={onlyIncluded}
             onChange={(event) => {
               setOnlyIncluded(event.currentTarget.checked);
@@ -229,12 +252,18 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
       ) : null}
 
       <Table.ScrollContainer minWidth={480} type="native">
-        <Table verticalSpacing="sm" aria-label={`Features of ${plan.name}`} aria-busy={!catalogue.features}>
+        <Table verticalSpacing="sm" aria-label={t`Features of ${planName}`} aria-busy={!catalogue.features}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th style={{ width: 90 }}>Included</Table.Th>
-              <Table.Th>Feature</Table.Th>
-              <Table.Th style={{ width: 220 }}>Limit</Table.Th>
+              <Table.Th style={{ width: 90 }}>
+                <Trans>Included</Trans>
+              </Table.Th>
+              <Table.Th>
+                <Trans>Feature</Trans>
+              </Table.Th>
+              <Table.Th style={{ width: 220 }}>
+                <Trans>Limit</Trans>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -257,11 +286,13 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
                   const on = entry?.included ?? false;
                   const unit = meteredUnit(feature);
                   const dirty = !sameEntry(entry, saved[feature.feature_id]);
+                  const featureName = feature.name;
+                  const period = feature.period ? i18n._(PER_PERIOD[feature.period]) : '';
                   return (
                     <Table.Tr key={feature.feature_id} data-changed={dirty || undefined}>
                       <Table.Td>
                         <Checkbox
-                          aria-label={`Include ${feature.name}`}
+                          aria-label={t`Include ${featureName}`}
                           checked={on}
                           onChange={(event) => set(feature, { included: event.currentTarget.checked })}
                         />
@@ -274,12 +305,12 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
                           <Code fz="xs">{feature.key}</Code>
                           {dirty ? (
                             <StatusBadge tone="caution" size="sm">
-                              Unsaved
+                              <Trans>Unsaved</Trans>
                             </StatusBadge>
                           ) : null}
                         </Group>
                         <Text size="xs" c="dimmed">
-                          {KIND_LABELS[feature.kind]}
+                          {i18n._(KIND_LABELS[feature.kind])}
                           {unit ? ` · ${unit}` : ''}
                         </Text>
                       </Table.Td>
@@ -287,8 +318,8 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
                         {feature.kind === 'metered' ? (
                           <NumberInput
                             size="sm"
-                            aria-label={`Limit for ${feature.name}`}
-                            placeholder="Unlimited"
+                            aria-label={t`Limit for ${featureName}`}
+                            placeholder={t`Unlimited`}
                             min={0}
                             max={MAX_FEATURE_LIMIT}
                             allowDecimal={false}
@@ -302,14 +333,14 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
                             error={errors[feature.feature_id]}
                             rightSection={
                               <Text size="xs" c="dimmed" pr={8} style={{ whiteSpace: 'nowrap' }}>
-                                {feature.period ? `/ ${feature.period}` : ''}
+                                {period}
                               </Text>
                             }
                             rightSectionWidth={64}
                           />
                         ) : (
                           <Text size="sm" c="dimmed">
-                            {on ? 'Included' : 'Not included'}
+                            {on ? <Trans>Included</Trans> : <Trans>Not included</Trans>}
                           </Text>
                         )}
                       </Table.Td>
@@ -320,9 +351,11 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
               <Table.Tr>
                 <Table.Td colSpan={3}>
                   <Text size="sm" c="dimmed" ta="center" py="md">
-                    {features.length === 0
-                      ? 'The catalog has no features yet: create them on the Features page.'
-                      : 'No feature matches this filter.'}
+                    {features.length === 0 ? (
+                      <Trans>The catalog has no features yet: create them on the Features page.</Trans>
+                    ) : (
+                      <Trans>No feature matches this filter.</Trans>
+                    )}
                   </Text>
                 </Table.Td>
               </Table.Tr>
@@ -337,20 +370,22 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
           total={pages}
           value={Math.min(page, pages)}
           onChange={setPage}
-          aria-label="Pages of features"
+          aria-label={t`Pages of features`}
           getControlProps={(control) =>
             control === 'previous'
-              ? { 'aria-label': 'Previous features' }
+              ? { 'aria-label': t`Previous features` }
               : control === 'next'
-                ? { 'aria-label': 'More features' }
+                ? { 'aria-label': t`More features` }
                 : {}
           }
-          getItemProps={(item) => ({ 'aria-label': `Features page ${item}` })}
+          getItemProps={(item) => ({ 'aria-label': t`Features page ${item}` })}
         />
       ) : null}
 
       <Text size="xs" c="dimmed">
-        Leave a limit empty for unlimited use. Limits count per period for every license of the package.
+        <Trans>
+          Leave a limit empty for unlimited use. Limits count per period for every license of the package.
+        </Trans>
       </Text>
     </Stack>
   );

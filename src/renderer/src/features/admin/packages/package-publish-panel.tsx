@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -17,6 +18,7 @@ export interface PackagePublishPanelProps {
  * feature (the server checks the same, so a stale drawer is answered in words).
  */
 export function PackagePublishPanel({ plan, onPublished }: PackagePublishPanelProps) {
+  const { t } = useLingui();
   const [publish, publishing] = usePublishPlanMutation();
   const [failure, setFailure] = useState<string | null>(null);
   if (!plan.is_draft || plan.archived_at) return null;
@@ -26,12 +28,13 @@ export function PackagePublishPanel({ plan, onPublished }: PackagePublishPanelPr
     setFailure(null);
     try {
       const published = await publish(plan.id).unwrap();
+      const name = published.name;
       notifications.show({
         color: 'teal',
-        title: 'Package published',
+        title: t`Package published`,
         message: published.is_public
-          ? `${published.name} is on the purchase page now.`
-          : `${published.name} is on sale; it stays off the purchase page while it is hidden.`,
+          ? t`${name} is on the purchase page now.`
+          : t`${name} is on sale; it stays off the purchase page while it is hidden.`,
       });
       onPublished(published);
     } catch (error) {
@@ -40,11 +43,18 @@ export function PackagePublishPanel({ plan, onPublished }: PackagePublishPanelPr
   };
 
   return (
-    <Notice tone="info" title="Draft: not on sale yet">
+    <Notice tone="info" title={t`Draft: not on sale yet`}>
       <Text size="sm">
-        {ready
-          ? 'Customers do not see this package until it is published. Check its features and details, then publish it.'
-          : 'Customers do not see this package until it is published. Choose at least one feature first.'}
+        {ready ? (
+          <Trans>
+            Customers do not see this package until it is published. Check its features and details, then
+            publish it.
+          </Trans>
+        ) : (
+          <Trans>
+            Customers do not see this package until it is published. Choose at least one feature first.
+          </Trans>
+        )}
       </Text>
       {failure ? (
         <Text size="sm" c="var(--mantine-color-error)" mt="xs" role="alert">
@@ -53,7 +63,7 @@ export function PackagePublishPanel({ plan, onPublished }: PackagePublishPanelPr
       ) : null}
       <Group mt="sm">
         <Button size="sm" onClick={() => void submit()} loading={publishing.isLoading} disabled={!ready}>
-          Publish package
+          <Trans>Publish package</Trans>
         </Button>
       </Group>
     </Notice>

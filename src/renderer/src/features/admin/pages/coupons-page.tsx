@@ -18,7 +18,7 @@ import { formatDate } from '../../../lib/format-date';
 import { useGetPaymentConfigQuery } from '../../payments';
 import { useListAdminCouponsQuery, useUpdateAdminCouponMutation } from '../coupons/admin-coupons-endpoints';
 import { CouponFormModal } from '../coupons/coupon-form-modal';
-import { couponDiscount, couponState, DURATION_LABELS, redeemedOfLimit } from '../coupons/coupon-format';
+import { couponDiscount, couponState, durationText, redeemedOfLimit } from '../coupons/coupon-format';
 import { errorText, failureOf } from '../query-answer';
 import type { CsvColumn } from '../../../components/data-table/csv';
 
@@ -27,7 +27,7 @@ const COUPONS_CSV: CsvColumn<Coupon>[] = [
   { header: 'Code', value: (coupon) => coupon.code },
   { header: 'Description', value: (coupon) => coupon.description },
   { header: 'Discount', value: (coupon) => couponDiscount(coupon) },
-  { header: 'Duration', value: (coupon) => DURATION_LABELS[coupon.duration].label },
+  { header: 'Duration', value: (coupon) => durationText(coupon.duration).label },
   { header: 'Expires', value: (coupon) => coupon.expires_at },
   { header: 'Redeemed', value: (coupon) => coupon.redeemed_count },
   { header: 'Redemption limit', value: (coupon) => coupon.max_redemptions },
@@ -153,7 +153,7 @@ export default function AdminCouponsPage() {
       header: t`Duration`,
       render: (coupon) => (
         <Text span size="sm" style={nowrap}>
-          {DURATION_LABELS[coupon.duration].label}
+          {durationText(coupon.duration).label}
         </Text>
       ),
     },

@@ -42,7 +42,7 @@ const KIND_OPTIONS: LabelledOption[] = [
 /** Why a feature cannot be deleted while packages include it (the server would refuse with 409). */
 function inUseReason(packages: string[], i18n: I18n): string | undefined {
   if (packages.length === 0) return undefined;
-  const names = new Intl.ListFormat(formattingLocale() ?? 'en', { type: 'conjunction' }).format(packages);
+  const names = new Intl.ListFormat(formattingLocale(), { type: 'conjunction' }).format(packages);
   return packages.length === 1
     ? i18n._(msg`Included in ${names}: remove it from that package first, on the Packages page.`)
     : i18n._(msg`Included in ${names}: remove it from those packages first, on the Packages page.`);
@@ -119,7 +119,7 @@ export default function AdminFeaturesPage() {
             size="md"
             style={{ minWidth: 'max-content' }}
           >
-            {KIND_LABELS[feature.kind]}
+            {i18n._(KIND_LABELS[feature.kind])}
           </StatusBadge>
           {meteredUnit(feature) ? (
             <Text size="xs" c="dimmed">
