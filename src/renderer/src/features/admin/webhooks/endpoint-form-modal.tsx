@@ -144,7 +144,7 @@ export function EndpointFormModal({ endpoint, opened, onClose, onCreated, onSave
     >
       <Stack gap="md">
         <TextInput
-          label="URL"
+          label={t`URL`}
           description={t`Deliveries are POSTed here as JSON, signed as Standard Webhooks describe.`}
           placeholder="https://example.com/webhooks"
           required
