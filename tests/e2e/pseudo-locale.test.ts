@@ -25,12 +25,6 @@ import {
  * dates and amounts, which Intl writes for the locale, carry no Latin letters either.
  */
 
-/**
- * The admin console's screens still English. Issue 34 still owes these, whose part
- * (features/admin/support) is English yet; each joins the check as it is translated.
- */
-const ADMIN_SCREENS_LEFT = ['admin-support-requests'];
-
 const PUBLIC_PATHS = [
   '/landing',
   '/login',
@@ -201,10 +195,7 @@ describePortal(
     });
 
     it('the admin console', async () => {
-      const problems = await signedIn(
-        admin,
-        ADMIN_SCREENS.filter((screen) => !ADMIN_SCREENS_LEFT.includes(screen.name)),
-      );
+      const problems = await signedIn(admin, ADMIN_SCREENS);
       expect(problems, problems.join('\n')).toEqual([]);
     });
 

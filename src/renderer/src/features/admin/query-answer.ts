@@ -2,6 +2,7 @@ import { t } from '@lingui/core/macro';
 import type { Paged } from '../../../../shared/api/paging';
 import type { PagedResult } from '../../components/data-table/list-page';
 import { isApiFailure } from '../../lib/api-errors';
+import { knownText } from '../../lib/i18n/portal-i18n';
 
 /** What the screens read of a query hook's answer. */
 export interface QueryAnswer<Data> {
@@ -11,11 +12,14 @@ export interface QueryAnswer<Data> {
   refetch: () => unknown;
 }
 
-/** The message of a failed read: the endpoint's (the server's, else its fallback). */
+/**
+ * The message of a failed read: the endpoint's (the server's, else its fallback), in the language
+ * shown when it is one of SPEC's exact admin messages or a server message the portal knows.
+ */
 export const errorText = (error: unknown): string =>
   isApiFailure(error)
-    ? error.message
-    : ((error as { message?: string } | undefined)?.message ?? t`Request failed`);
+    ? knownText(error.message)
+    : knownText((error as { message?: string } | undefined)?.message ?? t`Request failed`);
 
 /** A failed read's message, not while it is being tried again. */
 export const failureOf = (answer: QueryAnswer<unknown>): string | null =>

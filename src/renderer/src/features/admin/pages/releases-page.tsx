@@ -16,7 +16,7 @@ import { type Column, DataTable } from '../../../components/data-table/data-tabl
 import { HeaderedPage } from '../../../components/layout/page-header';
 import { failureOf } from '../query-answer';
 import { type ReleaseFilter, useListReleasesQuery } from '../releases/admin-releases-endpoints';
-import { PLATFORM_LABELS, ReleaseDialog, releaseName } from '../releases/release-dialog';
+import { CHANNEL_LABELS, PLATFORM_LABELS, ReleaseDialog, releaseName } from '../releases/release-dialog';
 
 const STATES: Record<AdminRelease['state'], { label: MessageDescriptor; tone: StatusTone }> = {
   live: { label: msg`Live`, tone: 'positive' },
@@ -25,8 +25,6 @@ const STATES: Record<AdminRelease['state'], { label: MessageDescriptor; tone: St
   yanked: { label: msg`Yanked`, tone: 'negative' },
   not_updatable: { label: msg`Download only`, tone: 'neutral' },
 };
-
-const CHANNEL_LABELS: Record<ReleaseChannel, MessageDescriptor> = { stable: msg`Stable`, beta: msg`Beta` };
 
 export default function AdminReleasesPage() {
   const { t, i18n } = useLingui();
@@ -101,7 +99,7 @@ export default function AdminReleasesPage() {
           size="xs"
           variant="light"
           onClick={() => setEditing(release.id)}
-          aria-label={t`Manage ${ph({ release: releaseName(release) })}`}
+          aria-label={t`Manage ${ph({ release: releaseName(i18n, release) })}`}
         >
           <Trans>Manage</Trans>
         </Button>

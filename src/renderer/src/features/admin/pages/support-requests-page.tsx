@@ -71,7 +71,7 @@ export default function AdminSupportRequestsPage() {
       sortField: 'created_at',
       render: (request) => (
         <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
-          <time dateTime={request.created_at}>{requestTime.format(new Date(request.created_at))}</time>
+          <time dateTime={request.created_at}>{requestTime().format(new Date(request.created_at))}</time>
         </Text>
       ),
     },

@@ -31,7 +31,7 @@ import {
 import { DeliveriesDrawer } from '../webhooks/deliveries-drawer';
 import { EndpointFormModal } from '../webhooks/endpoint-form-modal';
 import { SecretDialog } from '../webhooks/secret-dialog';
-import { endpointState, formatDay, formatMoment } from '../webhooks/webhook-format';
+import { disabledReason, endpointState, formatDay, formatMoment } from '../webhooks/webhook-format';
 import type { CsvColumn } from '../../../components/data-table/csv';
 
 const LIST: ListQuerySpec<never> = {
@@ -54,7 +54,7 @@ const ENDPOINTS_CSV: CsvColumn<WebhookEndpoint>[] = [
 
 /** `/admin/webhooks`: endpoints that receive the portal's events, their secrets and delivery logs. */
 export default function AdminWebhooksPage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const list = useListQuery(LIST);
   const endpoints = pagedResult(useListWebhookEndpointsQuery(list.params));
   const [readEndpoints] = adminWebhooksApi.endpoints.listWebhookEndpoints.useLazyQuery();
@@ -154,11 +154,11 @@ export default function AdminWebhooksPage() {
         return (
           <Stack gap={2}>
             <StatusBadge tone={state.tone} size="md">
-              {state.label}
+              {i18n._(state.label)}
             </StatusBadge>
             {!endpoint.enabled && endpoint.disabled_reason ? (
               <Text size="xs" c="dimmed" maw={220}>
-                {endpoint.disabled_reason}
+                {disabledReason(endpoint.disabled_reason)}
               </Text>
             ) : null}
             {endpoint.enabled && endpoint.failing_since ? (

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { DownloadPlatform } from '../../../../../shared/api/licenses';
 import type {
   AdminRelease,
@@ -10,11 +11,18 @@ import { adminReleasesApiPaths } from '../../../../../shared/api-paths';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 
-// The fallbacks of the administrators' release calls, shown when the server gives no message.
+/**
+ * The fallbacks of the administrators' release calls, shown when the server gives no
+ * message, read when shown (a getter) so it is in the language shown then.
+ */
 export const adminReleaseMessages = {
-  fetchFailed: 'Failed to fetch the desktop releases',
-  updateFailed: 'Failed to change the release',
-} as const;
+  get fetchFailed() {
+    return t`Failed to fetch the desktop releases`;
+  },
+  get updateFailed() {
+    return t`Failed to change the release`;
+  },
+};
 
 // A type, not an interface: the query's params must be an indexable record.
 export type ReleaseFilter = {
@@ -29,7 +37,11 @@ export const adminReleasesApi = api.injectEndpoints({
       /** GET /admin/releases: by platform, channel, newest first. */
       listReleases: build.query<AdminReleaseList, ReleaseFilter>({
         query: (params) => ({ url: adminReleasesApiPaths.list, params }),
-        extraOptions: { fallback: adminReleaseMessages.fetchFailed },
+        extraOptions: {
+          get fallback() {
+            return adminReleaseMessages.fetchFailed;
+          },
+        },
         providesTags: ['AdminRelease'],
       }),
       /** PATCH /admin/releases/{releaseId}: raise, pause, resume, yank, notes. */
@@ -39,7 +51,11 @@ export const adminReleasesApi = api.injectEndpoints({
           method: 'PATCH',
           body,
         }),
-        extraOptions: { fallback: adminReleaseMessages.updateFailed },
+        extraOptions: {
+          get fallback() {
+            return adminReleaseMessages.updateFailed;
+          },
+        },
         invalidatesTags: ['AdminRelease'],
       }),
     };

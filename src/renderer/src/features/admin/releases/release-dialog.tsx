@@ -1,3 +1,6 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Divider, Group, NumberInput, Stack, Switch, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useEffect, useState } from 'react';
@@ -6,6 +9,7 @@ import {
   type AdminRelease,
   type AdminUpdateReleaseBody,
   MAX_RELEASE_NOTES,
+  type ReleaseChannel,
 } from '../../../../../shared/api/distribution';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { FormDialog } from '../../../components/forms/form-dialog';
@@ -18,8 +22,17 @@ export const PLATFORM_LABELS: Record<DownloadPlatform, string> = {
   linux: 'Linux',
 };
 
-export const releaseName = (release: Pick<AdminRelease, 'platform' | 'channel' | 'version'>) =>
-  `${release.version} (${PLATFORM_LABELS[release.platform]}, ${release.channel})`;
+export const CHANNEL_LABELS: Record<ReleaseChannel, MessageDescriptor> = {
+  stable: msg`Stable`,
+  beta: msg`Beta`,
+};
+
+/** The channel as a release's name ends with it, in lower case in English ("1.5.0 (Linux, stable)"). */
+const CHANNEL_IN_NAME: Record<ReleaseChannel, MessageDescriptor> = { stable: msg`stable`, beta: msg`beta` };
+
+/** A release as its version, platform and channel, the channel in the language shown. */
+export const releaseName = (i18n: I18n, release: Pick<AdminRelease, 'platform' | 'channel' | 'version'>) =>
+  `${release.version} (${PLATFORM_LABELS[release.platform]}, ${i18n._(CHANNEL_IN_NAME[release.channel])})`;
 
 /** Only what the administrator changed is sent, so an untouched rollout is never "lowered". */
 function changesOf(
@@ -40,6 +53,7 @@ function changesOf(
  * refuses less), so the field starts at the current value and goes no lower.
  */
 export function ReleaseDialog({ release, onClose }: { release: AdminRelease | null; onClose: () => void }) {
+  const { t, i18n } = useLingui();
   const [update, { isLoading }] = useUpdateReleaseMutation();
   const [rollout, setRollout] = useState(100);
   const [paused, setPaused] = useState(false);
@@ -58,13 +72,18 @@ export function ReleaseDialog({ release, onClose }: { release: AdminRelease | nu
   if (!release) return null;
   const yanked = release.yanked_at !== null;
   const changes = changesOf(release, rollout, paused, notes);
+  const name = releaseName(i18n, release);
+  const version = release.version;
+  const platform = PLATFORM_LABELS[release.platform];
+  const channel = i18n._(CHANNEL_IN_NAME[release.channel]);
+  const fileName = release.file_name;
 
   const submit = async (event?: FormEvent<HTMLFormElement>) => {
     event?.preventDefault();
     setFailure(null);
     try {
       await update({ id: release.id, body: changes }).unwrap();
-      notifications.show({ color: 'teal', title: 'Release changed', message: releaseName(release) });
+      notifications.show({ color: 'teal', title: t`Release changed`, message: name });
       onClose();
     } catch (error) {
       setFailure(failureMessage(error, adminReleaseMessages.updateFailed));
@@ -73,7 +92,7 @@ export function ReleaseDialog({ release, onClose }: { release: AdminRelease | nu
 
   const yank = async () => {
     await update({ id: release.id, body: { yanked: true } }).unwrap();
-    notifications.show({ color: 'teal', title: 'Release yanked', message: releaseName(release) });
+    notifications.show({ color: 'teal', title: t`Release yanked`, message: name });
     setYanking(false);
     onClose();
   };
@@ -83,24 +102,26 @@ export function ReleaseDialog({ release, onClose }: { release: AdminRelease | nu
       <FormDialog
         opened={!yanking}
         onClose={onClose}
-        title={`Release ${release.version}`}
+        title={t`Release ${version}`}
         size="lg"
         intro={
           <Text size="sm" c="dimmed">
-            {PLATFORM_LABELS[release.platform]}, {release.channel} channel · {release.file_name}
+            <Trans>
+              {platform}, {channel} channel · {fileName}
+            </Trans>
           </Text>
         }
         onSubmit={(event) => void submit(event)}
         failure={failure}
-        failureTitle="Not changed"
-        submitLabel="Save"
+        failureTitle={t`Not changed`}
+        submitLabel={t`Save`}
         submitting={isLoading}
         submitDisabled={yanked || Object.keys(changes).length === 0}
         holdWhileSubmitting
       >
         <NumberInput
-          label="Rollout"
-          description="Share of machines offered this release. It can only be raised: pause it to stop offering it."
+          label={t`Rollout`}
+          description={t`Share of machines offered this release. It can only be raised: pause it to stop offering it.`}
           suffix=" %"
           min={release.rollout_percent}
           max={100}
@@ -112,15 +133,15 @@ export function ReleaseDialog({ release, onClose }: { release: AdminRelease | nu
           disabled={yanked}
         />
         <Switch
-          label="Paused"
-          description="A paused release is offered to no new machine; machines already on it keep it."
+          label={t`Paused`}
+          description={t`A paused release is offered to no new machine; machines already on it keep it.`}
           checked={paused}
           onChange={(event) => setPaused(event.currentTarget.checked)}
           disabled={yanked}
         />
         <Textarea
-          label="Release notes"
-          description="Shown in the app before it restarts into this version."
+          label={t`Release notes`}
+          description={t`Shown in the app before it restarts into this version.`}
           rows={6}
           maxLength={MAX_RELEASE_NOTES}
           value={notes}
@@ -131,7 +152,7 @@ export function ReleaseDialog({ release, onClose }: { release: AdminRelease | nu
         <Stack gap={4}>
           <Group justify="space-between" wrap="wrap" gap="sm">
             <Text size="sm" fw={600}>
-              Yank this release
+              <Trans>Yank this release</Trans>
             </Text>
             <Button
               color="red"
@@ -139,28 +160,30 @@ export function ReleaseDialog({ release, onClose }: { release: AdminRelease | nu
               onClick={() => setYanking(true)}
               disabled={yanked || isLoading}
             >
-              Yank…
+              <Trans>Yank…</Trans>
             </Button>
           </Group>
           <Text size="sm" c="dimmed">
             {yanked
-              ? 'This release was yanked: it is offered to no machine and cannot change any more.'
-              : 'Withdraws it for good: it is never offered again, its file can no longer be downloaded, and machines running it are offered the previous good release.'}
+              ? t`This release was yanked: it is offered to no machine and cannot change any more.`
+              : t`Withdraws it for good: it is never offered again, its file can no longer be downloaded, and machines running it are offered the previous good release.`}
           </Text>
         </Stack>
       </FormDialog>
       <ConfirmDialog
         opened={yanking}
-        title={`Yank ${releaseName(release)}?`}
-        confirmLabel="Yank release"
+        title={t`Yank ${name}?`}
+        confirmLabel={t`Yank release`}
         onConfirm={yank}
         onClose={() => setYanking(false)}
-        failureTitle="Not yanked"
+        failureTitle={t`Not yanked`}
         fallback={adminReleaseMessages.updateFailed}
       >
         <Text size="sm">
-          No machine is offered {release.version} again and its file answers as withdrawn. Machines running it
-          go back to the newest good release below it. This cannot be undone.
+          <Trans>
+            No machine is offered {version} again and its file answers as withdrawn. Machines running it go
+            back to the newest good release below it. This cannot be undone.
+          </Trans>
         </Text>
       </ConfirmDialog>
     </>

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { Paged } from '../../../../../shared/api/paging';
 import type { AdminSupportRequest } from '../../../../../shared/api/support';
 import { pathWith } from '../../../../../shared/routes';
@@ -6,11 +7,18 @@ import type { ListParams } from '../../../components/data-table/list-query';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 
-// The fallbacks of the administrators' support calls, shown when the server gives no message.
+/**
+ * The fallbacks of the administrators' support calls, shown when the server gives no
+ * message, read when shown (a getter) so it is in the language shown then.
+ */
 export const adminSupportMessages = {
-  fetchFailed: 'Failed to fetch support requests',
-  markFailed: 'Failed to update the support request',
-} as const;
+  get fetchFailed() {
+    return t`Failed to fetch support requests`;
+  },
+  get markFailed() {
+    return t`Failed to update the support request`;
+  },
+};
 
 /** Administrators: the customers' support requests, paged, and marking one handled (or open again). */
 export const adminSupportApi = api.injectEndpoints({
@@ -19,7 +27,11 @@ export const adminSupportApi = api.injectEndpoints({
       /** GET /admin/support-requests: newest first, searched, open or handled ones. */
       listSupportRequests: build.query<Paged<AdminSupportRequest>, ListParams>({
         query: (params) => ({ url: adminSupportApiPaths.list, params }),
-        extraOptions: { fallback: adminSupportMessages.fetchFailed },
+        extraOptions: {
+          get fallback() {
+            return adminSupportMessages.fetchFailed;
+          },
+        },
         providesTags: ['SupportRequest'],
       }),
       /** PUT /admin/support-requests/{id}/handled. */
@@ -29,7 +41,11 @@ export const adminSupportApi = api.injectEndpoints({
           method: 'PUT',
           body: { handled },
         }),
-        extraOptions: { fallback: adminSupportMessages.markFailed },
+        extraOptions: {
+          get fallback() {
+            return adminSupportMessages.markFailed;
+          },
+        },
         invalidatesTags: ['SupportRequest'],
       }),
     };

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { AdminUsageList } from '../../../../../shared/api/admin-usage';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
 import { adminUsageApiPaths } from '../../../../../shared/api-paths';
@@ -7,8 +8,15 @@ import type { ListParams } from '../admin-types';
 
 export type AdminUsageRow = AdminUsageList['data'][number];
 
-// The fallback of the administrators' usage call, shown when the server gives no message.
-export const adminUsageMessages = { fetchUsageFailed: 'Failed to fetch usage' } as const;
+/**
+ * The fallback of the administrators' usage call, shown when the server gives no
+ * message, read when shown (a getter) so it is in the language shown then.
+ */
+export const adminUsageMessages = {
+  get fetchUsageFailed() {
+    return t`Failed to fetch usage`;
+  },
+};
 
 /** Administrators: metered use per customer and feature this month or the last, heaviest first. */
 export const adminUsageApi = api.injectEndpoints({
@@ -24,7 +32,11 @@ export const adminUsageApi = api.injectEndpoints({
             perPage: params?.perPage ?? DEFAULT_PAGE_SIZE,
           },
         }),
-        extraOptions: { fallback: adminUsageMessages.fetchUsageFailed },
+        extraOptions: {
+          get fallback() {
+            return adminUsageMessages.fetchUsageFailed;
+          },
+        },
         // Use moves with the licenses and plans an administrator changes.
         providesTags: ['AdminLicense'],
       }),

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { Paged } from '../../../../../shared/api/paging';
 import type {
   CreateWebhookEndpointBody,
@@ -14,19 +15,42 @@ import type { ListParams } from '../../../components/data-table/list-query';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 
-// The fallbacks of the administrators' webhook calls, shown when the server gives no message.
+/**
+ * The fallbacks of the administrators' webhook calls, shown when the server gives no
+ * message, read when shown (a getter) so it is in the language shown then.
+ */
 export const adminWebhookMessages = {
-  fetchEndpointsFailed: 'Failed to fetch the webhook endpoints',
-  fetchEventTypesFailed: 'Failed to fetch the webhook events',
-  createEndpointFailed: 'Failed to add the endpoint',
-  updateEndpointFailed: 'Failed to save the endpoint',
-  deleteEndpointFailed: 'Failed to delete the endpoint',
-  rotateSecretFailed: 'Failed to rotate the signing secret',
-  sendTestFailed: 'Failed to send a test event',
-  fetchDeliveriesFailed: 'Failed to fetch the deliveries',
-  fetchDeliveryFailed: 'Failed to fetch the delivery',
-  redeliverFailed: 'Failed to send the delivery again',
-} as const;
+  get fetchEndpointsFailed() {
+    return t`Failed to fetch the webhook endpoints`;
+  },
+  get fetchEventTypesFailed() {
+    return t`Failed to fetch the webhook events`;
+  },
+  get createEndpointFailed() {
+    return t`Failed to add the endpoint`;
+  },
+  get updateEndpointFailed() {
+    return t`Failed to save the endpoint`;
+  },
+  get deleteEndpointFailed() {
+    return t`Failed to delete the endpoint`;
+  },
+  get rotateSecretFailed() {
+    return t`Failed to rotate the signing secret`;
+  },
+  get sendTestFailed() {
+    return t`Failed to send a test event`;
+  },
+  get fetchDeliveriesFailed() {
+    return t`Failed to fetch the deliveries`;
+  },
+  get fetchDeliveryFailed() {
+    return t`Failed to fetch the delivery`;
+  },
+  get redeliverFailed() {
+    return t`Failed to send the delivery again`;
+  },
+};
 
 const paths = adminWebhooksApiPaths;
 
@@ -42,16 +66,28 @@ export const adminWebhooksApi = api.injectEndpoints({
       listWebhookEventTypes: build.query<WebhookEventTypeList['data'], void>({
         query: () => ({ url: paths.eventTypes }),
         transformResponse: (answer: WebhookEventTypeList) => answer.data,
-        extraOptions: { fallback: adminWebhookMessages.fetchEventTypesFailed },
+        extraOptions: {
+          get fallback() {
+            return adminWebhookMessages.fetchEventTypesFailed;
+          },
+        },
       }),
       listWebhookEndpoints: build.query<Paged<WebhookEndpoint>, ListParams>({
         query: (params) => ({ url: paths.endpoints, params }),
-        extraOptions: { fallback: adminWebhookMessages.fetchEndpointsFailed },
+        extraOptions: {
+          get fallback() {
+            return adminWebhookMessages.fetchEndpointsFailed;
+          },
+        },
         providesTags: [ENDPOINT],
       }),
       createWebhookEndpoint: build.mutation<WebhookEndpointWithSecret, CreateWebhookEndpointBody>({
         query: (body) => ({ url: paths.endpoints, method: 'POST', body }),
-        extraOptions: { fallback: adminWebhookMessages.createEndpointFailed },
+        extraOptions: {
+          get fallback() {
+            return adminWebhookMessages.createEndpointFailed;
+          },
+        },
         invalidatesTags: [ENDPOINT, 'SecurityEvent'],
       }),
       updateWebhookEndpoint: build.mutation<
@@ -63,37 +99,65 @@ export const adminWebhooksApi = api.injectEndpoints({
           method: 'PATCH',
           body: changes,
         }),
-        extraOptions: { fallback: adminWebhookMessages.updateEndpointFailed },
+        extraOptions: {
+          get fallback() {
+            return adminWebhookMessages.updateEndpointFailed;
+          },
+        },
         invalidatesTags: [ENDPOINT, DELIVERY, 'SecurityEvent'],
       }),
       deleteWebhookEndpoint: build.mutation<void, string>({
         query: (id) => ({ url: pathWith(paths.endpoint, { endpointId: id }), method: 'DELETE' }),
-        extraOptions: { fallback: adminWebhookMessages.deleteEndpointFailed },
+        extraOptions: {
+          get fallback() {
+            return adminWebhookMessages.deleteEndpointFailed;
+          },
+        },
         invalidatesTags: [ENDPOINT, DELIVERY, 'SecurityEvent'],
       }),
       rotateWebhookSecret: build.mutation<WebhookEndpointWithSecret, string>({
         query: (id) => ({ url: pathWith(paths.rotateSecret, { endpointId: id }), method: 'POST', body: {} }),
-        extraOptions: { fallback: adminWebhookMessages.rotateSecretFailed },
+        extraOptions: {
+          get fallback() {
+            return adminWebhookMessages.rotateSecretFailed;
+          },
+        },
         invalidatesTags: [ENDPOINT, 'SecurityEvent'],
       }),
       sendTestWebhook: build.mutation<WebhookDeliveryDetail, string>({
         query: (id) => ({ url: pathWith(paths.test, { endpointId: id }), method: 'POST', body: {} }),
-        extraOptions: { fallback: adminWebhookMessages.sendTestFailed },
+        extraOptions: {
+          get fallback() {
+            return adminWebhookMessages.sendTestFailed;
+          },
+        },
         invalidatesTags: [DELIVERY],
       }),
       listWebhookDeliveries: build.query<Paged<WebhookDelivery>, { endpointId: string } & ListParams>({
         query: ({ endpointId, ...params }) => ({ url: pathWith(paths.deliveries, { endpointId }), params }),
-        extraOptions: { fallback: adminWebhookMessages.fetchDeliveriesFailed },
+        extraOptions: {
+          get fallback() {
+            return adminWebhookMessages.fetchDeliveriesFailed;
+          },
+        },
         providesTags: [DELIVERY],
       }),
       getWebhookDelivery: build.query<WebhookDeliveryDetail, string>({
         query: (id) => ({ url: pathWith(paths.delivery, { deliveryId: id }) }),
-        extraOptions: { fallback: adminWebhookMessages.fetchDeliveryFailed },
+        extraOptions: {
+          get fallback() {
+            return adminWebhookMessages.fetchDeliveryFailed;
+          },
+        },
         providesTags: [DELIVERY],
       }),
       redeliverWebhook: build.mutation<WebhookDeliveryDetail, string>({
         query: (id) => ({ url: pathWith(paths.redeliver, { deliveryId: id }), method: 'POST', body: {} }),
-        extraOptions: { fallback: adminWebhookMessages.redeliverFailed },
+        extraOptions: {
+          get fallback() {
+            return adminWebhookMessages.redeliverFailed;
+          },
+        },
         invalidatesTags: [DELIVERY, 'SecurityEvent'],
       }),
     };

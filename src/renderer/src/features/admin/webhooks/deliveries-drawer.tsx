@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Accordion,
   Button,
@@ -24,11 +27,11 @@ import {
 import { deliveryState, formatMoment, headerLines, prettyBody } from './webhook-format';
 
 const PER_PAGE = 20;
-const STATUS_FILTERS = [
-  { value: '', label: 'All' },
-  { value: 'failed', label: 'Failed' },
-  { value: 'pending', label: 'Retrying' },
-  { value: 'succeeded', label: 'Delivered' },
+const STATUS_FILTERS: { value: string; label: MessageDescriptor }[] = [
+  { value: '', label: msg`All` },
+  { value: 'failed', label: msg`Failed` },
+  { value: 'pending', label: msg`Retrying` },
+  { value: 'succeeded', label: msg`Delivered` },
 ];
 
 const blockStyle = {
@@ -39,7 +42,11 @@ const blockStyle = {
 } as const;
 
 function AttemptView({ attempt }: { attempt: WebhookAttempt }) {
-  const outcome = attempt.response_status !== null ? `HTTP ${attempt.response_status}` : 'No answer';
+  const { t } = useLingui();
+  const outcome = attempt.response_status !== null ? `HTTP ${attempt.response_status}` : t`No answer`;
+  const number = attempt.attempt;
+  const duration = attempt.duration_ms;
+  const next = attempt.next_attempt_at ? formatMoment(attempt.next_attempt_at) : null;
   return (
     <Stack
       gap={6}
@@ -48,7 +55,9 @@ function AttemptView({ attempt }: { attempt: WebhookAttempt }) {
     >
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Text fw={600} size="sm">
-          Attempt {attempt.attempt} · {outcome} · {attempt.duration_ms} ms
+          <Trans>
+            Attempt {number} · {outcome} · {duration} ms
+          </Trans>
         </Text>
         <Text size="xs" c="dimmed">
           {formatMoment(attempt.started_at)}
@@ -59,13 +68,13 @@ function AttemptView({ attempt }: { attempt: WebhookAttempt }) {
           {attempt.error}
         </Text>
       ) : null}
-      {attempt.next_attempt_at ? (
+      {next ? (
         <Text size="xs" c="dimmed">
-          Next attempt {formatMoment(attempt.next_attempt_at)}
+          <Trans>Next attempt {next}</Trans>
         </Text>
       ) : null}
       <Text size="xs" fw={600}>
-        Request headers
+        <Trans>Request headers</Trans>
       </Text>
       <Code block style={blockStyle}>
         {`POST ${attempt.url}\n${headerLines(attempt.request_headers)}`}
@@ -73,7 +82,7 @@ function AttemptView({ attempt }: { attempt: WebhookAttempt }) {
       {attempt.response_status !== null ? (
         <>
           <Text size="xs" fw={600}>
-            Response
+            <Trans>Response</Trans>
           </Text>
           <Code block style={blockStyle}>
             {`${headerLines(attempt.response_headers)}\n\n${attempt.response_body ?? ''}`}
@@ -92,7 +101,9 @@ function DeliveryDetail({
   delivery: WebhookDelivery;
   endpointEnabled: boolean;
 }) {
+  const { t } = useLingui();
   const detail = useGetWebhookDeliveryQuery(delivery.id);
+  const eventId = delivery.event_id;
   const [redeliver, redelivering] = useRedeliverWebhookMutation();
   const failure = failureOf(detail);
   const send = async () => {
@@ -100,18 +111,18 @@ function DeliveryDetail({
       await redeliver(delivery.id).unwrap();
       notifications.show({
         color: 'teal',
-        title: 'Queued to send again',
-        message: `With the same webhook-id (${delivery.event_id}), so the receiver can tell it had it.`,
+        title: t`Queued to send again`,
+        message: t`With the same webhook-id (${eventId}), so the receiver can tell it had it.`,
       });
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not send it again', message: errorText(error) });
+      notifications.show({ color: 'red', title: t`Could not send it again`, message: errorText(error) });
     }
   };
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-          webhook-id <Code>{delivery.event_id}</Code>
+          <span translate="no">webhook-id</span> <Code>{eventId}</Code>
         </Text>
         <Button
           size="xs"
@@ -119,10 +130,10 @@ function DeliveryDetail({
           leftSection={<RefreshIcon size={14} />}
           loading={redelivering.isLoading}
           disabled={!endpointEnabled}
-          title={endpointEnabled ? undefined : 'Enable the endpoint to send again'}
+          title={endpointEnabled ? undefined : t`Enable the endpoint to send again`}
           onClick={() => void send()}
         >
-          Send again
+          <Trans>Send again</Trans>
         </Button>
       </Group>
       {failure ? (
@@ -131,19 +142,19 @@ function DeliveryDetail({
         </Text>
       ) : !detail.data ? (
         <Text size="sm" c="dimmed">
-          Loading…
+          <Trans>Loading…</Trans>
         </Text>
       ) : (
         <>
           <Text size="xs" fw={600}>
-            Payload
+            <Trans>Payload</Trans>
           </Text>
           <Code block style={blockStyle}>
             {prettyBody(detail.data.payload)}
           </Code>
           {detail.data.attempt_log.length === 0 ? (
             <Text size="sm" c="dimmed">
-              Not tried yet.
+              <Trans>Not tried yet.</Trans>
             </Text>
           ) : (
             detail.data.attempt_log.map((attempt) => <AttemptView key={attempt.attempt} attempt={attempt} />)
@@ -162,6 +173,7 @@ export function DeliveriesDrawer({
   endpoint: WebhookEndpoint | null;
   onClose: () => void;
 }) {
+  const { t, i18n } = useLingui();
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState('');
   // Only the open delivery's attempts are read.
@@ -180,12 +192,12 @@ export function DeliveriesDrawer({
         setStatus('');
         onClose();
       }}
-      title="Deliveries"
-      closeLabel="Close the deliveries"
+      title={t`Deliveries`}
+      closeLabel={t`Close the deliveries`}
       size="xl"
       fullScreen="(max-width: 48em)"
       error={failure}
-      loading={deliveries.isLoading ? 'Loading the deliveries' : false}
+      loading={deliveries.isLoading ? t`Loading the deliveries` : false}
     >
       {endpoint ? (
         <Stack gap="md">
@@ -195,13 +207,13 @@ export function DeliveriesDrawer({
           <Group justify="space-between" wrap="wrap">
             <SegmentedControl
               size="xs"
-              aria-label="Show deliveries"
+              aria-label={t`Show deliveries`}
               value={status}
               onChange={(value) => {
                 setStatus(value);
                 setPage(1);
               }}
-              data={STATUS_FILTERS}
+              data={STATUS_FILTERS.map(({ value, label }) => ({ value, label: i18n._(label) }))}
             />
             <Button
               size="xs"
@@ -209,39 +221,44 @@ export function DeliveriesDrawer({
               onClick={() => void deliveries.refetch()}
               loading={deliveries.isFetching}
             >
-              Refresh
+              <Trans>Refresh</Trans>
             </Button>
           </Group>
           {deliveries.data && deliveries.data.data.length === 0 ? (
             <Stack gap={4} py="lg" ta="center">
-              <Title order={4}>No deliveries</Title>
+              <Title order={4}>
+                <Trans>No deliveries</Trans>
+              </Title>
               <Text size="sm" c="dimmed">
-                Events the endpoint subscribed to appear here as they happen; try “Send a test event”.
+                <Trans>
+                  Events the endpoint subscribed to appear here as they happen; try “Send a test event”.
+                </Trans>
               </Text>
             </Stack>
           ) : (
             <Accordion variant="separated" chevronPosition="left" value={open} onChange={setOpen}>
               {(deliveries.data?.data ?? []).map((delivery) => {
                 const state = deliveryState(delivery);
+                const attempts = delivery.attempts;
                 return (
                   <Accordion.Item key={delivery.id} value={delivery.id}>
                     <Accordion.Control>
                       <Group justify="space-between" gap="xs" wrap="wrap">
                         <Group gap="xs" wrap="wrap">
                           <StatusBadge tone={state.tone} size="md">
-                            {state.label}
+                            {i18n._(state.label)}
                           </StatusBadge>
                           <Text size="sm" ff="monospace">
                             {delivery.event_type}
                           </Text>
                           {delivery.redelivery_of ? (
                             <Text size="xs" c="dimmed">
-                              sent again
+                              <Trans>sent again</Trans>
                             </Text>
                           ) : null}
                         </Group>
                         <Text size="xs" c="dimmed">
-                          {delivery.attempts} {delivery.attempts === 1 ? 'attempt' : 'attempts'}
+                          {plural(attempts, { one: '# attempt', other: '# attempts' })}
                           {delivery.last_status_code !== null
                             ? ` · HTTP ${delivery.last_status_code}`
                             : ''} · {formatMoment(delivery.created_at)}
@@ -264,7 +281,7 @@ export function DeliveriesDrawer({
               onChange={setPage}
               total={pages}
               size="sm"
-              aria-label="Pages of deliveries"
+              aria-label={t`Pages of deliveries`}
             />
           ) : null}
         </Stack>

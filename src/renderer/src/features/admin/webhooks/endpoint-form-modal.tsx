@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { Checkbox, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import type { FormErrors } from '@mantine/form';
 import { useEffect } from 'react';
@@ -5,6 +7,7 @@ import {
   createWebhookEndpointBodySchema,
   WEBHOOK_DESCRIPTION_MAX,
   WEBHOOK_EVENT_TYPES,
+  WEBHOOK_URL_MAX,
   type WebhookEndpoint,
   type WebhookEndpointWithSecret,
 } from '../../../../../shared/api/webhooks';
@@ -38,6 +41,22 @@ const valuesOf = (endpoint: WebhookEndpoint | null): EndpointValues => ({
   event_types: endpoint?.event_types ?? [],
 });
 
+/** The shared schema's problem with a field, in the language shown (the schema words them in English). */
+function problemText(field: string, issue: { code: string; message: string }): string {
+  if (field === 'url') {
+    const max = WEBHOOK_URL_MAX;
+    if (issue.code === 'too_big') return t`The URL is at most ${max} characters`;
+    if (issue.code === 'custom') return t`Give a full URL, e.g. https://example.com/webhooks`;
+    return t`Give the endpoint’s URL`;
+  }
+  if (field === 'event_types' && issue.code === 'too_small') return t`Choose at least one event`;
+  if (field === 'description') {
+    const max = WEBHOOK_DESCRIPTION_MAX;
+    return issue.code === 'too_big' ? t`At most ${max} characters` : t`Must not contain control characters`;
+  }
+  return issue.message;
+}
+
 function validate(values: EndpointValues): FormErrors {
   const parsed = createWebhookEndpointBodySchema.safeParse({
     url: values.url,
@@ -48,14 +67,14 @@ function validate(values: EndpointValues): FormErrors {
   if (!parsed.success)
     for (const issue of parsed.error.issues) {
       const field = String(issue.path[0] ?? 'url');
-      errors[field] ??= issue.message;
+      errors[field] ??= problemText(field, issue);
     }
   if (
     !errors.url &&
     !/^https:\/\//i.test(values.url.trim()) &&
     !/^http:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/i.test(values.url.trim())
   )
-    errors.url = 'The URL must start with https://';
+    errors.url = t`The URL must start with https://`;
   return errors;
 }
 
@@ -71,6 +90,7 @@ export interface EndpointFormModalProps {
 
 /** "Add endpoint" / "Edit endpoint": the URL, a description, and the events it receives. */
 export function EndpointFormModal({ endpoint, opened, onClose, onCreated, onSaved }: EndpointFormModalProps) {
+  const { t } = useLingui();
   const [createEndpoint] = useCreateWebhookEndpointMutation();
   const [updateEndpoint] = useUpdateWebhookEndpointMutation();
   const eventTypes = useListWebhookEventTypesQuery();
@@ -116,16 +136,16 @@ export function EndpointFormModal({ endpoint, opened, onClose, onCreated, onSave
     <FormDialog
       opened={opened}
       onClose={onClose}
-      title={endpoint ? 'Edit endpoint' : 'Add endpoint'}
+      title={endpoint ? t`Edit endpoint` : t`Add endpoint`}
       size="lg"
-      failureTitle={endpoint ? 'Could not save the endpoint' : 'Could not add the endpoint'}
-      submitLabel={endpoint ? 'Save endpoint' : 'Add endpoint'}
+      failureTitle={endpoint ? t`Could not save the endpoint` : t`Could not add the endpoint`}
+      submitLabel={endpoint ? t`Save endpoint` : t`Add endpoint`}
       {...dialog}
     >
       <Stack gap="md">
         <TextInput
-          label="URL"
-          description="Deliveries are POSTed here as JSON, signed as Standard Webhooks describe."
+          label={t`URL`}
+          description={t`Deliveries are POSTed here as JSON, signed as Standard Webhooks describe.`}
           placeholder="https://example.com/webhooks"
           required
           inputMode="url"
@@ -133,16 +153,16 @@ export function EndpointFormModal({ endpoint, opened, onClose, onCreated, onSave
           {...form.getInputProps('url')}
         />
         <Textarea
-          label="Description"
-          placeholder="What receives these events"
+          label={t`Description`}
+          placeholder={t`What receives these events`}
           autosize
           minRows={1}
           maxLength={WEBHOOK_DESCRIPTION_MAX}
           {...form.getInputProps('description')}
         />
         <Checkbox.Group
-          label="Events"
-          description="The endpoint receives only the events chosen here."
+          label={t`Events`}
+          description={t`The endpoint receives only the events chosen here.`}
           required
           {...form.getInputProps('event_types')}
         >
