@@ -139,8 +139,8 @@ const to = { to: 'ada@example.test', name: 'Ada' };
 const subscriptionUrl = 'https://portal.test/subscriptions';
 const rupees = (amountMinor: number, language = 'de') => formatMoney(amountMinor, 'INR', language);
 /** A mail's every word: German mail must not slip into English anywhere. */
-const whole = (mail: { subject: string; text: string; html: string }) =>
-  `${mail.subject}\n${mail.text}\n${mail.html}`;
+const whole = (mail: { subject: string; text: string; html?: string | undefined }) =>
+  `${mail.subject}\n${mail.text}\n${mail.html ?? ''}`;
 const english = /\b(Your|your|Hello|the|and|is|was|has)\b/;
 
 describe('the rest of the mail in the recipient’s language', () => {
