@@ -281,7 +281,7 @@ describe('the rest of the mail in the recipient’s language', () => {
     const free = trialEndingMail({ ...trial, lastDay: false, unsubscribeUrl });
     expect(free.subject).toBe('Ihre kostenlose Testphase für Pro endet am 6. April 2026');
     expect(free.text).toContain(
-      `Ihre kostenlose Testphase für Pro (Lizenz endet auf 12345) endet am ${formatDateTime(trial.endsAt, 'de')}.`,
+      `Ihre kostenlose Testphase für Pro endet am ${formatDateTime(trial.endsAt, 'de')} (Lizenz endet auf 12345).`,
     );
     expect(free.text).toContain('Jetzt kaufen:\n' + trial.buyUrl);
     expect(free.text).toContain('Sie erhalten Zahlungserinnerungen');
