@@ -92,6 +92,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await app.register((await import('./integrations/context.js')).integrationsContext, {
         resolver: overrides.webhookResolver,
         onDeliveryFailed: metrics.webhookAttemptFailed,
+        // The administrators' mail about a disabled endpoint is written in each one's language.
+        mailLanguage: (await import('./identity/index.js')).mailLanguage,
       });
     if (wanted.has('catalogue'))
       await app.register((await import('./catalogue/context.js')).catalogueContext, {

@@ -10,6 +10,8 @@ export interface IntegrationsOptions {
   resolver?: HostResolver;
   /** Told of each failed delivery attempt; `final` when the delivery has none left (the metrics). */
   onDeliveryFailed?: (final: boolean) => void;
+  /** The language an account's mail is written in (identity's `mailLanguage`): the disabled endpoint's mail. */
+  mailLanguage?: (account: { preferences: string }) => string;
 }
 
 declare module 'fastify' {
@@ -24,7 +26,7 @@ declare module 'fastify' {
  * listeners on the domain events (domain-events.ts); this context delivers it and manages endpoints.
  */
 export const integrationsContext = fp<IntegrationsOptions>(
-  async (app, { resolver, onDeliveryFailed }) => {
+  async (app, { resolver, onDeliveryFailed, mailLanguage }) => {
     const { config, clock, db, dialect } = app.platform;
     const policy = {
       allowPrivateTargets: config.webhooks.allowPrivateTargets,
@@ -39,6 +41,7 @@ export const integrationsContext = fp<IntegrationsOptions>(
       log: app.log,
       tracing: app.tracing,
       ...(onDeliveryFailed ? { onAttemptFailed: onDeliveryFailed } : {}),
+      ...(mailLanguage ? { mailLanguage } : {}),
     });
     // Also sends what was left queued when the server last stopped.
     webhookDeliveries.start();

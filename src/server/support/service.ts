@@ -16,6 +16,7 @@ import { isUniqueViolation } from '../platform/db/errors.js';
 import type { SupportRequestRow, UserRow } from '../platform/db/tables.js';
 import { notFound } from '../platform/http-error.js';
 import type { Mailer } from '../platform/mail/mailer.js';
+import { mailLanguage } from '../identity/index.js';
 import { supportRequestMail, supportRequestReceivedMail } from './mail.js';
 import {
   findSupportRequest,
@@ -109,6 +110,7 @@ export function createSupportService({ db, clock, mailer, publicUrl, supportEmai
               supportRequestReceivedMail({
                 to: user.email,
                 name: user.full_name,
+                language: mailLanguage(user),
                 reference: row.reference,
                 topic: row.topic,
                 subject: row.subject,

@@ -73,4 +73,24 @@ describeOnEveryDatabase('refund receipts', (server) => {
       .data.find((row) => row.id === payment.id);
     expect(again?.refunded).toBe(99_900);
   });
+
+  it('writes the refund receipt in the language the customer chose (German)', async () => {
+    const s = server();
+    const admin = await signInAsAdmin(s);
+    const buyer = await member(s);
+    const german = await s.api({
+      method: 'PUT',
+      path: '/users/me/preferences',
+      token: buyer.token,
+      body: { language: 'de' },
+    });
+    expect(german.statusCode, german.body).toBe(200);
+    const { payment } = await buyInSandbox(s, buyer.token);
+    const answer = await refund(s, admin, payment.id, { amount: 30_000, license_action: 'keep' });
+    const note = answer.refunds[0]!.credit_note!;
+    const mail = await s.lastMailTo(buyer.email);
+    expect(mail.subject).toBe(`Ihre ${PRODUCT_NAME}-Erstattung ${note.number}`);
+    expect(mail.text).toMatch(/Wir haben 300,00\s₹ Ihrer Zahlung von 999,00\s₹/);
+    expect(mail.attachments[0]).toMatchObject({ filename: `credit-note-${note.number}.pdf` });
+  });
 });

@@ -106,6 +106,27 @@ describeOnEveryDatabase('subscriptions: pause and resume (sandbox)', (server) =>
     expect((await s.outbox()).some((mail) => /no longer paused/.test(mail.subject))).toBe(true);
   });
 
+  it('confirms the pause and its withdrawal in the language the customer chose (German)', async () => {
+    const s = server();
+    const buyer = await member(s);
+    const german = await s.api({
+      method: 'PUT',
+      path: '/users/me/preferences',
+      token: buyer.token,
+      body: { language: 'de' },
+    });
+    expect(german.statusCode, german.body).toBe(200);
+    const { subscription } = await subscribe(s, buyer);
+    await subscriptionCall(s, buyer, 'POST', `/subscriptions/${subscription.id}/pause`, { periods: 2 });
+    const paused = await s.lastMailTo(buyer.email);
+    expect(paused.subject).toMatch(/-Abonnement ist bis zum .+ pausiert$/);
+    expect(paused.text).toContain('pausiert für 2 Abrechnungszeiträume');
+    await subscriptionCall(s, buyer, 'POST', `/subscriptions/${subscription.id}/unpause`);
+    const withdrawn = await s.lastMailTo(buyer.email);
+    expect(withdrawn.subject).toMatch(/-Abonnement ist nicht mehr pausiert$/);
+    expect(withdrawn.text).toContain('Ihre Pause ist zurückgenommen');
+  });
+
   it('the sandbox’s next event: a planned pause starts now and lasts its periods, then the pause ends now and the next period is billed', async () => {
     const s = server();
     const buyer = await member(s);

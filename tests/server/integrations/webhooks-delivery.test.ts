@@ -411,6 +411,15 @@ describeOnEveryDatabase(
       });
       receiver.secrets = [endpoint.secret];
       receiver.script = Array.from({ length: 2 * MAX_ATTEMPTS }, () => 500);
+      // An administrator who reads German is told in German.
+      const german = await signIn(s, 'admin', 'german-webhook-admin');
+      const preferences = await s.api({
+        method: 'PUT',
+        path: '/users/me/preferences',
+        token: german.token,
+        body: { language: 'de' },
+      });
+      expect(preferences.statusCode, preferences.body).toBe(200);
       const failuresBefore = await deliveryFailures(s);
       expect((await createLicense(s)).statusCode).toBe(201);
       expect((await createLicense(s)).statusCode).toBe(201);
@@ -433,6 +442,13 @@ describeOnEveryDatabase(
       );
       expect(mails.map((mail) => mail.to).join(' ')).toContain(admin.email);
       expect(mails[0]!.text).toContain('Failed deliveries in a row: 2');
+      const [germanMail] = (await s.outbox()).filter(
+        (mail) => mail.to.includes(german.email) && mail.subject.includes(receiver.url),
+      );
+      expect(germanMail!.subject).toContain(
+        `Webhook-Endpunkt nach wiederholten Fehlern deaktiviert: ${receiver.url}`,
+      );
+      expect(germanMail!.text).toContain('Fehlgeschlagene Zustellungen in Folge: 2');
       const disabledEvents = await s.app.db
         .selectFrom('security_events')
         .select(['severity', 'details'])

@@ -167,6 +167,33 @@ describeOnEveryDatabase('organisation invitations', (server) => {
       expect(listed.json<Invitation[]>()[0]?.status).toBe('accepted');
     });
 
+    it('writes the invitation in the language of the account the address has, and the owner’s news of the joining in theirs (German)', async () => {
+      const s = server();
+      const { owner, organisation } = await organisationWithSeats(s, 3);
+      const invitee = await signIn(s, 'user', 'joining-german');
+      for (const who of [owner, invitee]) {
+        const german = await s.api({
+          method: 'PUT',
+          path: '/users/me/preferences',
+          token: who.token,
+          body: { language: 'de' },
+        });
+        expect(german.statusCode, german.body).toBe(200);
+      }
+      const { token } = await inviteAndReadLink(s, owner, organisation.id, invitee.email, 'member');
+      const invitation = await s.lastMailTo(invitee.email);
+      expect(invitation.subject).toBe('Treten Sie Invite Co bei Desktop AI Assistant bei');
+      expect(invitation.text).toContain('als Mitglied beizutreten');
+      expect((await acceptInvitation(s, invitee, token)).statusCode).toBe(200);
+      const joined = await s.lastMailTo(owner.email);
+      expect(joined.subject).toBe(`${invitee.email} ist Invite Co beigetreten`);
+      expect(joined.text).toContain('Rolle: Mitglied');
+      // An address without an account is invited in English.
+      const stranger = uniqueEmail('stranger');
+      await inviteAndReadLink(s, owner, organisation.id, stranger, 'member');
+      expect((await s.lastMailTo(stranger)).subject).toBe('Join Invite Co on Desktop AI Assistant');
+    });
+
     it('refuses an expired, revoked, replaced, unknown or another account’s link', async () => {
       const s = server();
       const { owner, organisation } = await organisationWithSeats(s, 5);

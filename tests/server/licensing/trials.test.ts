@@ -348,6 +348,33 @@ describeOnEveryDatabase(
       expect(view).toMatchObject({ status: 'trial_expired', trial: { days_left: 0 } });
     });
 
+    it('writes the reminder and the end in the language the customer chose (German)', async () => {
+      const s = server();
+      const plan = await offerTrial(s);
+      const ann = await member(s);
+      const german = await s.api({
+        method: 'PUT',
+        path: '/users/me/preferences',
+        token: ann.token,
+        body: { language: 'de' },
+      });
+      expect(german.statusCode, german.body).toBe(200);
+      s.clock.freeze();
+      expectStarted(await startTrial(s, ann, { plan_id: plan.id, hardware_id: machine('german') }));
+      s.clock.advance(11 * DAY_MS);
+      await s.app.scheduler.runOnce();
+      await s.app.scheduler.runOnce();
+      const reminder = await s.lastMailTo(ann.email);
+      expect(reminder.subject).toMatch(/^Ihre kostenlose Testphase für .+ endet am /);
+      expect(reminder.text).toContain('Sie haben keine Karte angegeben, daher wird nichts berechnet.');
+      s.clock.advance(3 * DAY_MS + 60_000);
+      await s.app.scheduler.runOnce();
+      await s.app.scheduler.runOnce();
+      expect((await mailsTo(s, ann.email)).filter((subject) => /ist abgelaufen$/.test(subject))).toHaveLength(
+        1,
+      );
+    });
+
     it('buying while on trial keeps the license, its key and machine; the paid period starts at the purchase', async () => {
       const s = server();
       const plan = await offerTrial(s);

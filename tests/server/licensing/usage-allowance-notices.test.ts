@@ -95,6 +95,23 @@ describeOnEveryDatabase('usage: told at 80 % and 100 % of an allowance, once a p
     expect(mail.text).toMatch(/carries on and is billed at ₹50\.00 per 100 messages with your next renewal/);
   });
 
+  it('writes the mail in the language the holder chose (German), its counts too', async () => {
+    const s = server();
+    const { owner, license } = await customer(s, 2000);
+    const german = await s.api({
+      method: 'PUT',
+      path: '/users/me/preferences',
+      token: owner.token,
+      body: { language: 'de' },
+    });
+    expect(german.statusCode, german.body).toBe(200);
+    await use(s, owner, license.id, 1700);
+    const mail = await s.lastMailTo(owner.email);
+    expect(mail.subject).toBe('Sie haben in diesem Monat 85\u00a0% Ihres Kontingents für AI chat verbraucht');
+    expect(mail.text).toMatch(/hat in diesem Monat 1\.700 von 2\.000 messages für AI chat verbraucht/);
+    expect(mail.text).toContain('Sobald es verbraucht ist, stoppt AI chat auf Ihren Geräten');
+  });
+
   it('a holder who turned billing mail off is not mailed; integrators still hear of it', async () => {
     const s = server();
     const events = heard(s);

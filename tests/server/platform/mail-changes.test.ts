@@ -132,6 +132,34 @@ describeOnEveryDatabase('mail for every change of money or membership', (server)
     expect(await queuedKinds(s, owner.email)).not.toContain(mailKinds.organisationMemberRemoved);
   });
 
+  it('a removed member who reads German is told in German, their machines counted in German', async () => {
+    const s = server();
+    const owner = await member(s);
+    const org = await seatOrganisation(s, owner, 3);
+    const removed = await join(s, org);
+    const german = await s.api({
+      method: 'PUT',
+      path: '/users/me/preferences',
+      token: removed.token,
+      body: { language: 'de' },
+    });
+    expect(german.statusCode, german.body).toBe(200);
+    for (const hardware of [machine('de-a'), machine('de-b')]) {
+      const activated = await activateSeat(s, removed.token, org.id, hardware);
+      expect(activated.statusCode, activated.body).toBe(201);
+    }
+    const removal = await s.api({
+      method: 'DELETE',
+      path: `/organisations/${org.id}/members/${removed.id}`,
+      token: owner.token,
+    });
+    expect(removal.statusCode, removal.body).toBe(204);
+    const mail = await s.lastMailTo(removed.email);
+    expect(mail.subject).toBe(`Sie wurden aus ${org.name} bei ${PRODUCT_NAME} entfernt`);
+    expect(mail.text).toContain(`${owner.email} hat Sie aus ${org.name} bei ${PRODUCT_NAME} entfernt.`);
+    expect(mail.text).toContain('die 2 Geräte, die Sie damit aktiviert haben, funktionieren');
+  });
+
   it('the owner is told when an invitee joins, with the seats now taken; a refused acceptance mails nothing more', async () => {
     const s = server();
     const owner = await member(s);

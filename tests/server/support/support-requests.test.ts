@@ -180,6 +180,29 @@ describeOnEveryDatabase(
       expect(kinds.map((row) => row.kind)).toEqual(['support_request_received']);
     });
 
+    it('acknowledges in the language the customer chose (German), while support reads the request in English', async () => {
+      const s = server();
+      const customer = await member(s);
+      const german = await s.api({
+        method: 'PUT',
+        path: '/users/me/preferences',
+        token: customer.token,
+        body: { language: 'de' },
+      });
+      expect(german.statusCode, german.body).toBe(200);
+      const response = await send(s, customer.token, request);
+      expect(response.statusCode, response.body).toBe(201);
+      const receipt = supportRequestReceiptSchema.parse(response.json());
+      const [acknowledgement] = (await s.outbox()).filter((mail) => mail.to.includes(customer.email));
+      expect(acknowledgement!.subject).toBe(
+        `[${receipt.reference}] Wir haben Ihre Anfrage erhalten: Charged twice`,
+      );
+      expect(acknowledgement!.text).toContain('Thema: Abrechnung und Zahlungen');
+      expect(acknowledgement!.html).toContain('lang="de"');
+      const [copy] = (await supportMails(s)).filter((mail) => mail.subject.includes(receipt.reference));
+      expect(copy!.subject).toBe(`[${receipt.reference}] Billing and payments: Charged twice`);
+    });
+
     it("lists the customer's own requests, newest first, each open or handled; never another account's", async () => {
       const s = server();
       const customer = await member(s);

@@ -4,7 +4,7 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import { refundReceiptMail } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { findPlanRow } from '../../catalogue/index.js';
-import { findUserById } from '../../identity/index.js';
+import { findUserById, mailLanguage } from '../../identity/index.js';
 import type { PaymentRefundedEvent } from '../events.js';
 import { refundedOfPayment } from './refunds-repository.js';
 
@@ -43,6 +43,7 @@ export function createRefundReceipts({
         refundReceiptMail({
           to: user.email,
           name: user.full_name,
+          language: mailLanguage(user),
           amountMinor: Number(refund.amount_minor),
           currency: refund.currency,
           paidMinor: Number(payment.amount_minor),

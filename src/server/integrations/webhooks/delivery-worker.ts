@@ -123,6 +123,8 @@ export function createWebhookDeliveryWorker(deps: {
   onAttemptFailed?: (final: boolean) => void;
   /** Each attempt is a span continuing the trace of the request that caused the event. */
   tracing?: Tracing;
+  /** The language an administrator's mail is written in (identity's, given by the composition); English without. */
+  mailLanguage?: (account: { preferences: string }) => string;
 }): WebhookDeliveryWorker {
   const { db, clock, settings, log } = deps;
   const { tracer } = deps.tracing ?? TRACING_OFF;
@@ -295,6 +297,7 @@ export function createWebhookDeliveryWorker(deps: {
         trx,
         webhookDisabledMail({
           to: admin.email,
+          language: deps.mailLanguage?.(admin),
           url: updated.url,
           description: updated.description,
           failures: updated.consecutive_failures,

@@ -317,6 +317,11 @@ export async function disableFailingEndpoint(
   return Number(disabled.numUpdatedRows) !== 0;
 }
 
-/** Who is told that an endpoint was disabled. */
+/** Who is told that an endpoint was disabled, with their preferences (the mail's language). */
 export const listActiveAdminEmails = (db: DbOrTransaction) =>
-  db.selectFrom('users').select('email').where('role', '=', 'admin').where('status', '=', 'active').execute();
+  db
+    .selectFrom('users')
+    .select(['email', 'preferences'])
+    .where('role', '=', 'admin')
+    .where('status', '=', 'active')
+    .execute();

@@ -25,6 +25,7 @@ import {
   type AuthService,
   createInvitedAccount,
   findUserByEmail,
+  mailLanguage,
   type PasswordHasher,
 } from '../../identity/index.js';
 import { assertManages, organisationAccess } from './access.js';
@@ -126,10 +127,13 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
     inviter: UserRow,
     token: string,
   ) {
+    // Written in the language of the account the address already has, if any; English otherwise.
+    const invitee = await findUserByEmail(trx, invitation.email);
     await mailer.queue(
       trx,
       invitationMail({
         to: invitation.email,
+        language: invitee ? mailLanguage(invitee) : null,
         organisationName: organisation.name,
         inviter: inviter.full_name ?? inviter.email,
         role: invitation.role,

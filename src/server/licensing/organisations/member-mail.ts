@@ -1,8 +1,7 @@
-import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { portalPaths } from '../../../shared/routes.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { findUserById } from '../../identity/index.js';
+import { findUserById, mailLanguage } from '../../identity/index.js';
 import type { OrganisationEvent } from '../events.js';
 import { memberJoinedMail, memberRemovedMail, organisationLink } from './mail.js';
 import { findOwner } from './repository.js';
@@ -21,11 +20,13 @@ export function createMemberMail({ mailer, publicUrl }: { mailer: Mailer; public
       const { member, role, seats } = joined;
       const owner = await findOwner(trx, organisation.id);
       if (!owner || owner.user_id === member.id) return;
+      const account = await findUserById(trx, owner.user_id);
       await mailer.queue(
         trx,
         memberJoinedMail({
           to: owner.email,
           name: owner.full_name,
+          language: account ? mailLanguage(account) : null,
           organisationName: organisation.name,
           member: member.full_name ? `${member.full_name} (${member.email})` : member.email,
           role,
@@ -46,11 +47,10 @@ export function createMemberMail({ mailer, publicUrl }: { mailer: Mailer; public
         memberRemovedMail({
           to: removed.email,
           name: removed.full_name,
+          language: mailLanguage(removed),
           organisationName: organisation.name,
           // A platform administrator acting as the owner is not named to the customer.
-          removedBy: removal.by
-            ? (removal.by.full_name ?? removal.by.email)
-            : `An administrator of ${PRODUCT_NAME}`,
+          removedBy: removal.by ? (removal.by.full_name ?? removal.by.email) : null,
           hadSeat: removal.hadSeat,
           machinesEnded: removal.machinesEnded,
           purchaseUrl: new URL(portalPaths.purchase, publicUrl).toString(),

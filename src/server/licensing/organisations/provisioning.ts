@@ -241,12 +241,13 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
         accepted_by: null,
         revoked_at: null,
       });
+      // To an address without an account (one with an account joined above): in English.
       await mailer.queue(
         trx,
         invitationMail({
           to: email,
           organisationName: organisation.name,
-          inviter: `${organisation.name}’s identity provider`,
+          inviter: { identityProvider: true },
           role,
           link: invitationLink(publicUrl, token),
           expiresAt: link.expires_at,

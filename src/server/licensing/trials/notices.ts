@@ -1,6 +1,6 @@
 import { utc } from '../../../shared/dates.js';
 import { portalPaths } from '../../../shared/routes.js';
-import { wantsMail } from '../../identity/index.js';
+import { mailLanguage, wantsMail } from '../../identity/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
@@ -96,6 +96,7 @@ export function createTrialNotices({
       ? trialEndingMail({
           to: trial.email,
           name: trial.full_name,
+          language: mailLanguage({ preferences: trial.preferences }),
           planName: trial.plan_name,
           licenseKey: trial.license_key,
           endsAt,
@@ -133,6 +134,7 @@ export function createTrialNotices({
         const message = trialExpiredMail({
           to: trial.email,
           name: trial.full_name,
+          language: mailLanguage({ preferences: trial.preferences }),
           planName: trial.plan_name,
           licenseKey: trial.license_key,
           endsAt,

@@ -1,5 +1,5 @@
 import { portalPaths } from '../../../shared/routes.js';
-import { findUserById, wantsMail } from '../../identity/index.js';
+import { findUserById, mailLanguage, wantsMail } from '../../identity/index.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { allowanceMail } from '../../platform/mail/usage-mails.js';
@@ -27,6 +27,7 @@ export function createAllowanceMail({ mailer, publicUrl }: { mailer: Mailer; pub
       allowanceMail({
         to: owner.email,
         name: owner.full_name,
+        language: mailLanguage(owner),
         licenseKey: license.license_key,
         featureName: allowance.featureName,
         unit: allowance.unit,

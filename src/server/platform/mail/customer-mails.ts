@@ -574,64 +574,139 @@ export const subscriptionCancelledMail = (
     trialEndsAt?: Moment | undefined;
     subscriptionUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const endsOn = formatDate(input.endsAt, i18n.locale);
+  const endsAt = formatDateTime(input.endsAt, i18n.locale);
+  const { refund, creditRefund, creditKept, trialEndsAt } = input;
+  return composeMail({
     kind: mailKinds.subscriptionCancelled,
     to: input.to,
-    subject: `Your ${input.planName} subscription is canceled`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.subscriptionCancelled.subject', message: 'Your {plan} subscription is canceled' },
+      { plan },
+    ),
     content: {
       preview: input.immediately
-        ? 'Your subscription ended today.'
-        : `Your license stays active until ${formatDate(input.endsAt)}.`,
-      heading: 'Your subscription is canceled',
+        ? i18n._({ id: 'mail.subscriptionCancelled.previewEnded', message: 'Your subscription ended today.' })
+        : i18n._(
+            {
+              id: 'mail.subscriptionCancelled.preview',
+              message: 'Your license stays active until {date}.',
+            },
+            { date: endsOn },
+          ),
+      heading: i18n._({ id: 'mail.subscriptionCancelled.heading', message: 'Your subscription is canceled' }),
       body: [
-        greeting(input.name),
-        input.trialEndsAt
+        greeting(input.name, i18n),
+        trialEndsAt
           ? {
-              paragraph: `Your ${input.planName} subscription was canceled during its free trial, so your card is never charged. The trial runs until ${formatDateTime(input.trialEndsAt)}.`,
+              paragraph: i18n._(
+                {
+                  id: 'mail.subscriptionCancelled.bodyTrial',
+                  message:
+                    'Your {plan} subscription was canceled during its free trial, so your card is never charged. The trial runs until {moment}.',
+                },
+                { plan, moment: formatDateTime(trialEndsAt, i18n.locale) },
+              ),
             }
           : input.immediately
             ? {
-                paragraph: `Your ${input.planName} subscription was canceled and ended on ${formatDateTime(input.endsAt)}. You will not be charged again.`,
+                paragraph: i18n._(
+                  {
+                    id: 'mail.subscriptionCancelled.bodyEnded',
+                    message:
+                      'Your {plan} subscription was canceled and ended on {moment}. You will not be charged again.',
+                  },
+                  { plan, moment: endsAt },
+                ),
               }
             : {
-                paragraph: `Your ${input.planName} subscription was canceled. You will not be charged again, and your license stays active until ${formatDateTime(
-                  input.endsAt,
-                )}.`,
+                paragraph: i18n._(
+                  {
+                    id: 'mail.subscriptionCancelled.body',
+                    message:
+                      'Your {plan} subscription was canceled. You will not be charged again, and your license stays active until {moment}.',
+                  },
+                  { plan, moment: endsAt },
+                ),
               },
-        ...(input.refund
+        ...(refund
           ? [
               {
-                paragraph: `The unused part of the period you paid for, ${money(input.refund)}, is refunded to the payment method you paid with; the credit note is on the Billing page.`,
+                paragraph: i18n._(
+                  {
+                    id: 'mail.subscriptionCancelled.refund',
+                    message:
+                      'The unused part of the period you paid for, {amount}, is refunded to the payment method you paid with; the credit note is on the Billing page.',
+                  },
+                  { amount: money(refund, i18n) },
+                ),
               },
             ]
           : []),
-        ...(input.creditRefund
+        ...(creditRefund
           ? [
               {
-                paragraph: `The credit kept from your earlier move to a cheaper plan, ${money(input.creditRefund)}, is refunded to the payment method you paid with; the credit note is on the Billing page.`,
+                paragraph: i18n._(
+                  {
+                    id: 'mail.subscriptionCancelled.creditRefund',
+                    message:
+                      'The credit kept from your earlier move to a cheaper plan, {amount}, is refunded to the payment method you paid with; the credit note is on the Billing page.',
+                  },
+                  { amount: money(creditRefund, i18n) },
+                ),
               },
             ]
           : []),
-        ...(input.creditKept
+        ...(creditKept
           ? [
               {
                 paragraph: input.immediately
-                  ? `${money(input.creditKept)} of credit kept from an earlier plan change could not be refunded automatically: the payments it came from were refunded already or taken by another payment provider. Contact support if you want it back.`
-                  : `${money(input.creditKept)} of credit kept from an earlier plan change could not be refunded automatically: the payments it came from were refunded already or taken by another payment provider. It is taken off your next charge only if you resume the subscription before ${formatDate(input.endsAt)}; otherwise, contact support if you want it back.`,
+                  ? i18n._(
+                      {
+                        id: 'mail.subscriptionCancelled.creditKeptEnded',
+                        message:
+                          '{amount} of credit kept from an earlier plan change could not be refunded automatically: the payments it came from were refunded already or taken by another payment provider. Contact support if you want it back.',
+                      },
+                      { amount: money(creditKept, i18n) },
+                    )
+                  : i18n._(
+                      {
+                        id: 'mail.subscriptionCancelled.creditKept',
+                        message:
+                          '{amount} of credit kept from an earlier plan change could not be refunded automatically: the payments it came from were refunded already or taken by another payment provider. It is taken off your next charge only if you resume the subscription before {date}; otherwise, contact support if you want it back.',
+                      },
+                      { amount: money(creditKept, i18n), date: endsOn },
+                    ),
               },
             ]
           : []),
         input.immediately
-          ? { paragraph: 'You can subscribe again at any time.' }
-          : { paragraph: 'Changed your mind? You can resume the subscription until then.' },
+          ? {
+              paragraph: i18n._({
+                id: 'mail.subscriptionCancelled.subscribeAgain',
+                message: 'You can subscribe again at any time.',
+              }),
+            }
+          : {
+              paragraph: i18n._({
+                id: 'mail.subscriptionCancelled.changedMind',
+                message: 'Changed your mind? You can resume the subscription until then.',
+              }),
+            },
       ],
       action: {
-        label: input.immediately ? 'View plans' : 'Resume subscription',
+        label: input.immediately
+          ? i18n._({ id: 'mail.action.viewPlans', message: 'View plans' })
+          : i18n._({ id: 'mail.action.resumeSubscription', message: 'Resume subscription' }),
         url: input.subscriptionUrl,
       },
     },
   });
+};
 
 /** A cancellation at period end was taken back: the subscription renews as before. */
 export const subscriptionResumedMail = (
@@ -642,32 +717,57 @@ export const subscriptionResumedMail = (
       renewsAt: Moment;
       subscriptionUrl: string;
     },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const amount = money(input, i18n);
+  const renewsOn = formatDate(input.renewsAt, i18n.locale);
+  return composeMail({
     kind: mailKinds.subscriptionResumed,
     to: input.to,
-    subject: `Your ${input.planName} subscription is resumed`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.subscriptionResumed.subject', message: 'Your {plan} subscription is resumed' },
+      { plan },
+    ),
     content: {
-      preview: `It renews on ${formatDate(input.renewsAt)}: ${money(input)}.`,
-      heading: 'Your subscription is resumed',
+      preview: i18n._(
+        { id: 'mail.subscriptionResumed.preview', message: 'It renews on {renewsOn}: {amount}.' },
+        { renewsOn, amount },
+      ),
+      heading: i18n._({ id: 'mail.subscriptionResumed.heading', message: 'Your subscription is resumed' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${input.planName} subscription is no longer canceled: your license keeps working, and the subscription renews on ${formatDate(
-            input.renewsAt,
-          )} with your saved payment method.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.subscriptionResumed.body',
+              message:
+                'Your {plan} subscription is no longer canceled: your license keeps working, and the subscription renews on {renewsOn} with your saved payment method.',
+            },
+            { plan, renewsOn },
+          ),
         },
         {
           details: [
-            { label: 'Next charge', value: money(input) },
-            { label: 'Renews on', value: formatDate(input.renewsAt) },
+            { label: i18n._({ id: 'mail.label.nextCharge', message: 'Next charge' }), value: amount },
+            { label: i18n._({ id: 'mail.label.renewsOn', message: 'Renews on' }), value: renewsOn },
           ],
         },
-        { paragraph: 'If you did not mean to resume it, you can cancel it again on your subscription page.' },
+        {
+          paragraph: i18n._({
+            id: 'mail.subscriptionResumed.cancelAgain',
+            message: 'If you did not mean to resume it, you can cancel it again on your subscription page.',
+          }),
+        },
       ],
-      action: { label: 'Manage subscription', url: input.subscriptionUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.manageSubscription', message: 'Manage subscription' }),
+        url: input.subscriptionUrl,
+      },
     },
   });
+};
 
 /** A pause was asked for: the license works to the paid period's end, then pauses until it resumes. */
 export const subscriptionPausedMail = (
@@ -679,35 +779,64 @@ export const subscriptionPausedMail = (
     resumesAt: Moment;
     subscriptionUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const resumesOn = formatDate(input.resumesAt, i18n.locale);
+  const worksUntil = formatDate(input.startsAt, i18n.locale);
+  return composeMail({
     kind: mailKinds.subscriptionPaused,
     to: input.to,
-    subject: `Your ${input.planName} subscription is paused until ${formatDate(input.resumesAt)}`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.subscriptionPaused.subject', message: 'Your {plan} subscription is paused until {date}' },
+      { plan, date: resumesOn },
+    ),
     content: {
-      preview: `Nothing is charged until ${formatDate(input.resumesAt)}.`,
-      heading: 'Your subscription is paused',
+      preview: i18n._(
+        { id: 'mail.subscriptionPaused.preview', message: 'Nothing is charged until {date}.' },
+        { date: resumesOn },
+      ),
+      heading: i18n._({ id: 'mail.subscriptionPaused.heading', message: 'Your subscription is paused' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${input.planName} subscription pauses for ${input.periods === 1 ? 'one billing period' : `${input.periods} billing periods`}. Your license keeps working until ${formatDate(
-            input.startsAt,
-          )}, the end of the period you paid for; then it is paused, and the app says when it resumes.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.subscriptionPaused.body',
+              message:
+                'Your {plan} subscription pauses for {periods, plural, one {one billing period} other {# billing periods}}. Your license keeps working until {date}, the end of the period you paid for; then it is paused, and the app says when it resumes.',
+            },
+            { plan, periods: input.periods, date: worksUntil },
+          ),
         },
         {
           details: [
-            { label: 'License works until', value: formatDate(input.startsAt) },
-            { label: 'Resumes and next charge on', value: formatDate(input.resumesAt) },
+            {
+              label: i18n._({ id: 'mail.label.licenseWorksUntil', message: 'License works until' }),
+              value: worksUntil,
+            },
+            {
+              label: i18n._({ id: 'mail.label.resumesOn', message: 'Resumes and next charge on' }),
+              value: resumesOn,
+            },
           ],
         },
         {
-          paragraph:
-            'Nothing is charged while it is paused. You can resume it sooner on your subscription page: the next period then starts and is charged at once.',
+          paragraph: i18n._({
+            id: 'mail.subscriptionPaused.resumeSooner',
+            message:
+              'Nothing is charged while it is paused. You can resume it sooner on your subscription page: the next period then starts and is charged at once.',
+          }),
         },
       ],
-      action: { label: 'Manage subscription', url: input.subscriptionUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.manageSubscription', message: 'Manage subscription' }),
+        url: input.subscriptionUrl,
+      },
     },
   });
+};
 
 /** A pause ended: resumed on time or early (the next period charged), or a planned pause withdrawn. */
 export const subscriptionPauseEndedMail = (
@@ -719,26 +848,68 @@ export const subscriptionPauseEndedMail = (
     renewsAt: Moment | null;
     subscriptionUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  return composeMail({
     kind: mailKinds.subscriptionPauseEnded,
     to: input.to,
-    subject: `Your ${input.planName} subscription is no longer paused`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.subscriptionPauseEnded.subject', message: 'Your {plan} subscription is no longer paused' },
+      { plan },
+    ),
     content: {
-      preview: input.withdrawn ? 'The planned pause is withdrawn.' : 'Your license works again.',
-      heading: input.withdrawn ? 'Your pause is withdrawn' : 'Your subscription is resumed',
+      preview: input.withdrawn
+        ? i18n._({
+            id: 'mail.subscriptionPauseEnded.previewWithdrawn',
+            message: 'The planned pause is withdrawn.',
+          })
+        : i18n._({ id: 'mail.subscriptionPauseEnded.preview', message: 'Your license works again.' }),
+      heading: input.withdrawn
+        ? i18n._({ id: 'mail.subscriptionPauseEnded.headingWithdrawn', message: 'Your pause is withdrawn' })
+        : i18n._({ id: 'mail.subscriptionResumed.heading', message: 'Your subscription is resumed' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
           paragraph: input.withdrawn
-            ? `The pause planned for your ${input.planName} subscription is withdrawn: your license keeps working and the subscription renews as before.`
-            : `Your ${input.planName} subscription is resumed: a new billing period started, charged with your saved payment method, and your license works again.`,
+            ? i18n._(
+                {
+                  id: 'mail.subscriptionPauseEnded.bodyWithdrawn',
+                  message:
+                    'The pause planned for your {plan} subscription is withdrawn: your license keeps working and the subscription renews as before.',
+                },
+                { plan },
+              )
+            : i18n._(
+                {
+                  id: 'mail.subscriptionPauseEnded.body',
+                  message:
+                    'Your {plan} subscription is resumed: a new billing period started, charged with your saved payment method, and your license works again.',
+                },
+                { plan },
+              ),
         },
-        ...(input.renewsAt ? [{ details: [{ label: 'Renews on', value: formatDate(input.renewsAt) }] }] : []),
+        ...(input.renewsAt
+          ? [
+              {
+                details: [
+                  {
+                    label: i18n._({ id: 'mail.label.renewsOn', message: 'Renews on' }),
+                    value: formatDate(input.renewsAt, i18n.locale),
+                  },
+                ],
+              },
+            ]
+          : []),
       ],
-      action: { label: 'Manage subscription', url: input.subscriptionUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.manageSubscription', message: 'Manage subscription' }),
+        url: input.subscriptionUrl,
+      },
     },
   });
+};
 
 /**
  * A second subscription to a plan the customer already subscribes to was paid (two checkouts open
@@ -751,26 +922,60 @@ export const duplicateSubscriptionRefundedMail = (
       paidAt: Moment;
       subscriptionUrl: string;
     },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const amount = money(input, i18n);
+  return composeMail({
     kind: mailKinds.duplicateSubscriptionRefunded,
     to: input.to,
-    subject: `Your second ${input.planName} payment is refunded`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.duplicateSubscription.subject', message: 'Your second {plan} payment is refunded' },
+      { plan },
+    ),
     content: {
-      preview: `You already subscribe to ${input.planName}; ${money(input)} is refunded in full.`,
-      heading: 'Your second payment is refunded',
-      body: [
-        greeting(input.name),
+      preview: i18n._(
         {
-          paragraph: `On ${formatDateTime(input.paidAt)} a second subscription to ${input.planName} was paid, most likely in another tab or by a repeated click. You already subscribe to ${input.planName}, so the second one was not started and will not be charged again.`,
+          id: 'mail.duplicateSubscription.preview',
+          message: 'You already subscribe to {plan}; {amount} is refunded in full.',
+        },
+        { plan, amount },
+      ),
+      heading: i18n._({
+        id: 'mail.duplicateSubscription.heading',
+        message: 'Your second payment is refunded',
+      }),
+      body: [
+        greeting(input.name, i18n),
+        {
+          paragraph: i18n._(
+            {
+              id: 'mail.duplicateSubscription.body',
+              message:
+                'On {moment} a second subscription to {plan} was paid, most likely in another tab or by a repeated click. You already subscribe to {plan}, so the second one was not started and will not be charged again.',
+            },
+            { moment: formatDateTime(input.paidAt, i18n.locale), plan },
+          ),
         },
         {
-          paragraph: `Its payment of ${money(input)} is refunded in full to the payment method you paid with; the credit note is on the Billing page. Your subscription continues unchanged.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.duplicateSubscription.refunded',
+              message:
+                'Its payment of {amount} is refunded in full to the payment method you paid with; the credit note is on the Billing page. Your subscription continues unchanged.',
+            },
+            { amount },
+          ),
         },
       ],
-      action: { label: 'View subscriptions', url: input.subscriptionUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.viewSubscriptions', message: 'View subscriptions' }),
+        url: input.subscriptionUrl,
+      },
     },
   });
+};
 
 /**
  * Receipt of an administrator's refund (whole or part of a payment), with the credit note that
@@ -791,38 +996,74 @@ export const refundReceiptMail = (
       billingUrl: string;
     },
 ): MailMessage => {
-  const paid = money({ amountMinor: input.paidMinor, currency: input.currency });
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const amount = money(input, i18n);
+  const paid = money({ amountMinor: input.paidMinor, currency: input.currency }, i18n);
   const whole = input.refundedMinor >= input.paidMinor;
+  const date = (moment: Moment) => formatDate(moment, i18n.locale);
   return composeMail({
     kind: mailKinds.refundReceipt,
     to: input.to,
-    subject: `Your ${PRODUCT_NAME} refund ${input.creditNoteNumber}`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.refundReceipt.subject', message: 'Your {product} refund {creditNoteNumber}' },
+      { product: PRODUCT_NAME, creditNoteNumber: input.creditNoteNumber },
+    ),
     content: {
-      preview: `${money(input)} of your ${paid} payment for ${input.planName} is refunded. Your credit note is attached.`,
-      heading: 'Your refund is on its way',
-      body: [
-        greeting(input.name),
+      preview: i18n._(
         {
-          paragraph: `We refunded ${money(input)} of your ${paid} payment for ${input.planName} to the payment method you paid with. Your bank may take 5 to 7 working days to show it. The credit note that corrects invoice ${input.invoiceNumber} is attached to this mail.`,
+          id: 'mail.refundReceipt.preview',
+          message: '{amount} of your {paid} payment for {plan} is refunded. Your credit note is attached.',
+        },
+        { amount, paid, plan },
+      ),
+      heading: i18n._({ id: 'mail.refundReceipt.heading', message: 'Your refund is on its way' }),
+      body: [
+        greeting(input.name, i18n),
+        {
+          paragraph: i18n._(
+            {
+              id: 'mail.refundReceipt.body',
+              message:
+                'We refunded {amount} of your {paid} payment for {plan} to the payment method you paid with. Your bank may take 5 to 7 working days to show it. The credit note that corrects invoice {invoiceNumber} is attached to this mail.',
+            },
+            { amount, paid, plan, invoiceNumber: input.invoiceNumber },
+          ),
         },
         {
           details: [
-            { label: 'Refunded now', value: money(input) },
+            { label: i18n._({ id: 'mail.label.refundedNow', message: 'Refunded now' }), value: amount },
             {
-              label: 'Payment',
+              label: i18n._({ id: 'mail.label.payment', message: 'Payment' }),
               value: whole
-                ? `${paid}, refunded in full`
-                : `${paid}, ${money({ amountMinor: input.refundedMinor, currency: input.currency })} refunded so far`,
+                ? i18n._({ id: 'mail.refundReceipt.whole', message: '{paid}, refunded in full' }, { paid })
+                : i18n._(
+                    { id: 'mail.refundReceipt.part', message: '{paid}, {refunded} refunded so far' },
+                    {
+                      paid,
+                      refunded: money({ amountMinor: input.refundedMinor, currency: input.currency }, i18n),
+                    },
+                  ),
             },
-            { label: 'Plan', value: input.planName },
-            { label: 'Paid on', value: formatDate(input.paidAt) },
-            { label: 'Refunded on', value: formatDate(input.refundedAt) },
-            { label: 'Invoice', value: input.invoiceNumber },
-            { label: 'Credit note', value: input.creditNoteNumber },
+            { label: i18n._({ id: 'mail.label.plan', message: 'Plan' }), value: plan },
+            { label: i18n._({ id: 'mail.label.paidOn', message: 'Paid on' }), value: date(input.paidAt) },
+            {
+              label: i18n._({ id: 'mail.label.refundedOn', message: 'Refunded on' }),
+              value: date(input.refundedAt),
+            },
+            { label: i18n._({ id: 'mail.label.invoice', message: 'Invoice' }), value: input.invoiceNumber },
+            {
+              label: i18n._({ id: 'mail.label.creditNote', message: 'Credit note' }),
+              value: input.creditNoteNumber,
+            },
           ],
         },
       ],
-      action: { label: 'View billing', url: input.billingUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.viewBilling', message: 'View billing' }),
+        url: input.billingUrl,
+      },
     },
     attachments: [
       {

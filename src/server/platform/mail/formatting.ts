@@ -69,3 +69,13 @@ export const formatDate = (moment: Date | string, language = 'en'): string =>
 /** "3 April 2026, 14:05 UTC". */
 export const formatDateTime = (moment: Date | string, language = 'en'): string =>
   `${dateFormat(language).format(asDate(moment))}, ${timeFormat(language).format(asDate(moment))} UTC`;
+
+/** `formatCount(12500)` → "12,500"; "12.500" in German. */
+export const formatCount = (value: number, language = 'en'): string =>
+  new Intl.NumberFormat(localeOf(language).money).format(value);
+
+/** `formatPercent(80)` → "80%"; "80 %" in German. Whole percents, rounded down. */
+export const formatPercent = (percent: number, language = 'en'): string =>
+  new Intl.NumberFormat(localeOf(language).money, { style: 'percent', maximumFractionDigits: 0 }).format(
+    Math.floor(percent) / 100,
+  );

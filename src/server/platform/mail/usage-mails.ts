@@ -1,13 +1,10 @@
 import { composeMail } from './compose.js';
 import { greeting, keyEnding, type MailRecipient, type Moment } from './customer-mails.js';
-import { formatDate, formatMoney } from './formatting.js';
+import { formatCount, formatDate, formatMoney, formatPercent } from './formatting.js';
 import type { MailMessage } from './message.js';
-import { mailI18n } from './mail-i18n.js';
+import { type MailI18n, mailI18n } from './mail-i18n.js';
 import { unsubscribeReason } from './preferences.js';
 import { mailKinds } from './templates.js';
-
-const numberFormat = new Intl.NumberFormat('en-US');
-const count = (value: number) => numberFormat.format(value);
 
 /** A metered feature's allowance as its mail tells it: how much is used, and what happens past it. */
 export interface AllowanceMail extends MailRecipient {
@@ -28,17 +25,80 @@ export interface AllowanceMail extends MailRecipient {
 }
 
 /** What happens once the allowance is used up, in one sentence. */
-function pastTheAllowance(input: AllowanceMail, unit: string): string {
+function pastTheAllowance(input: AllowanceMail, unit: string, i18n: MailI18n): string {
   const { overage } = input;
-  const resets = formatDate(input.resetsAt);
+  const feature = input.featureName;
+  const resets = formatDate(input.resetsAt, i18n.locale);
   if (overage.policy === 'stop')
     return input.reached
-      ? `${input.featureName} stops on your machines until the allowance resets on ${resets}.`
-      : `Once it is used up, ${input.featureName} stops on your machines until the allowance resets on ${resets}.`;
-  const price = `${formatMoney(overage.priceMinor, overage.currency)} per ${count(overage.perUnits)} ${unit}`;
+      ? i18n._(
+          {
+            id: 'mail.allowance.stopped',
+            message: '{feature} stops on your machines until the allowance resets on {date}.',
+          },
+          { feature, date: resets },
+        )
+      : i18n._(
+          {
+            id: 'mail.allowance.stops',
+            message:
+              'Once it is used up, {feature} stops on your machines until the allowance resets on {date}.',
+          },
+          { feature, date: resets },
+        );
+  const price = i18n._(
+    { id: 'mail.allowance.price', message: '{price} per {units} {unit}' },
+    {
+      price: formatMoney(overage.priceMinor, overage.currency, i18n.locale),
+      units: formatCount(overage.perUnits, i18n.locale),
+      unit,
+    },
+  );
   if (overage.policy === 'cap' && overage.cap !== null)
-    return `Up to ${count(overage.cap)} ${unit} more can be used, billed at ${price} with your next renewal; then ${input.featureName} stops until ${resets}.`;
-  return `Use past the allowance carries on and is billed at ${price} with your next renewal.`;
+    return i18n._(
+      {
+        id: 'mail.allowance.capped',
+        message:
+          'Up to {cap} {unit} more can be used, billed at {price} with your next renewal; then {feature} stops until {date}.',
+      },
+      { cap: formatCount(overage.cap, i18n.locale), unit, price, feature, date: resets },
+    );
+  return i18n._(
+    {
+      id: 'mail.allowance.billed',
+      message: 'Use past the allowance carries on and is billed at {price} with your next renewal.',
+    },
+    { price },
+  );
+}
+
+/** The subject: how much of the feature is used, today or this month. */
+function allowanceSubject(input: AllowanceMail, i18n: MailI18n): string {
+  const feature = input.featureName;
+  const daily = input.period === 'day';
+  if (input.reached)
+    return daily
+      ? i18n._(
+          { id: 'mail.allowance.subjectReachedDay', message: 'You have used all of {feature} today' },
+          { feature },
+        )
+      : i18n._(
+          { id: 'mail.allowance.subjectReachedMonth', message: 'You have used all of {feature} this month' },
+          { feature },
+        );
+  const share = formatPercent((input.used / input.limit) * 100, i18n.locale);
+  return daily
+    ? i18n._(
+        { id: 'mail.allowance.subjectWarningDay', message: 'You have used {share} of {feature} today' },
+        { share, feature },
+      )
+    : i18n._(
+        {
+          id: 'mail.allowance.subjectWarningMonth',
+          message: 'You have used {share} of {feature} this month',
+        },
+        { share, feature },
+      );
 }
 
 /**
@@ -46,27 +106,62 @@ function pastTheAllowance(input: AllowanceMail, unit: string): string {
  * of it; once each per period. Says what is used, when it resets and what happens past it.
  */
 export const allowanceMail = (input: AllowanceMail): MailMessage => {
-  const unit = input.unit ?? 'units';
-  const when = input.period === 'day' ? 'today' : 'this month';
-  const share = input.reached ? 'all' : `${Math.floor((input.used / input.limit) * 100)}%`;
+  const i18n = mailI18n(input.language);
+  // The unit is the catalog's (data); without one, the mail's own word.
+  const unit = input.unit ?? i18n._({ id: 'mail.allowance.units', message: 'units' });
+  const used = formatCount(input.used, i18n.locale);
+  const limit = formatCount(input.limit, i18n.locale);
+  const date = formatDate(input.resetsAt, i18n.locale);
+  const values = {
+    key: keyEnding(input.licenseKey, i18n),
+    used,
+    limit,
+    unit,
+    feature: input.featureName,
+    date,
+  };
   return composeMail({
     kind: input.reached ? mailKinds.allowanceReached : mailKinds.allowanceWarning,
     to: input.to,
-    subject: input.reached
-      ? `You have used all of ${input.featureName} ${when}`
-      : `You have used ${share} of ${input.featureName} ${when}`,
+    i18n,
+    subject: allowanceSubject(input, i18n),
     content: {
-      preview: `${count(input.used)} of ${count(input.limit)} ${unit} used; it resets on ${formatDate(input.resetsAt)}.`,
-      heading: input.reached ? 'Your allowance is used up' : 'Most of your allowance is used',
+      preview: i18n._(
+        { id: 'mail.allowance.preview', message: '{used} of {limit} {unit} used; it resets on {date}.' },
+        { used, limit, unit, date },
+      ),
+      heading: input.reached
+        ? i18n._({ id: 'mail.allowance.headingReached', message: 'Your allowance is used up' })
+        : i18n._({ id: 'mail.allowance.heading', message: 'Most of your allowance is used' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `License ${keyEnding(input.licenseKey)} has used ${count(input.used)} of its ${count(input.limit)} ${unit} of ${input.featureName} ${when}. The allowance resets on ${formatDate(input.resetsAt)}.`,
+          paragraph:
+            input.period === 'day'
+              ? i18n._(
+                  {
+                    id: 'mail.allowance.bodyDay',
+                    message:
+                      'License {key} has used {used} of its {limit} {unit} of {feature} today. The allowance resets on {date}.',
+                  },
+                  values,
+                )
+              : i18n._(
+                  {
+                    id: 'mail.allowance.bodyMonth',
+                    message:
+                      'License {key} has used {used} of its {limit} {unit} of {feature} this month. The allowance resets on {date}.',
+                  },
+                  values,
+                ),
         },
-        { paragraph: pastTheAllowance(input, unit) },
+        { paragraph: pastTheAllowance(input, unit, i18n) },
       ],
-      action: { label: 'See your usage', url: input.usageUrl },
+      action: {
+        label: i18n._({ id: 'mail.allowance.action', message: 'See your usage' }),
+        url: input.usageUrl,
+      },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(mailI18n(), 'billing') },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(i18n, 'billing') },
   });
 };
