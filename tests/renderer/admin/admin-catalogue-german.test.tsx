@@ -10,6 +10,7 @@ import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
 import { FakeApi, testUser } from '../support/fake-api';
 import { renderApp } from '../support/render-app';
 import { tabServices } from '../support/services';
+import { withOwnPrice } from '../support/plan-prices';
 
 // The page is lazy, the session gate runs first and the German catalogs load: that takes a while.
 configure({ asyncUtilTimeout: 10_000 });
@@ -28,7 +29,7 @@ const chat: Feature = {
   updated_at: NOW,
 };
 
-const pro: Plan = {
+const pro: Plan = withOwnPrice({
   id: 'plan-pro',
   code: 'pro-monthly',
   name: 'Pro',
@@ -52,7 +53,7 @@ const pro: Plan = {
   archived_at: null,
   created_at: NOW,
   updated_at: NOW,
-};
+});
 
 const welcome: Coupon = {
   id: 'welcome',
