@@ -121,7 +121,7 @@ let api: FakeApi;
 beforeEach(async () => {
   api = await new FakeApi().start();
   api.on('GET /payments/config', () => ({
-    json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency: 'INR' },
+    json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency: 'INR', currencies: ['INR'] },
   }));
   api.on('GET /plans', () => paged([pro]));
   api.on('GET /plans/plan-pro', () => ({ json: pro }));

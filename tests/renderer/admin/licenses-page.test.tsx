@@ -33,6 +33,7 @@ const plan = (id: string, name: string, extra: object = {}) => ({
   archived_at: null,
   created_at: '2025-01-01T00:00:00.000Z',
   updated_at: '2025-01-01T00:00:00.000Z',
+  prices: [{ currency: 'USD', price_minor: 1000 }],
   ...extra,
 });
 

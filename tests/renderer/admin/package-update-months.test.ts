@@ -11,6 +11,7 @@ const values = (extra: Partial<PackageValues> = {}): PackageValues => ({
   description: '',
   price: 4999,
   currency: 'INR',
+  other_prices: {},
   billing_interval: 'lifetime',
   max_activations: 2,
   sort_order: 0,

@@ -87,6 +87,12 @@ const servePaymentCurrency = (currency: string) =>
     json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency, currencies: [currency] },
   }));
 
+/** A plan's prices as the server answers them: its own first, then the others sent. */
+const pricesOf = (plan: Partial<Plan>, others: Plan['prices'] = []): Plan['prices'] => [
+  { currency: plan.currency ?? 'INR', price_minor: plan.price_minor ?? 0 },
+  ...others,
+];
+
 /** The plans API of the server over `plans`: list, detail, create and update (features replaced). */
 function servePlans() {
   lists = [];
@@ -103,9 +109,16 @@ function servePlans() {
   }));
   servePaymentCurrency('INR');
   api.on('POST /plans', (request) => {
-    const body = JSON.parse(request.body) as Partial<Plan>;
+    const { other_prices: others, ...body } = JSON.parse(request.body) as Partial<Plan> & {
+      other_prices?: Plan['prices'];
+    };
     // As the server does: a new package is a draft until it is published.
-    const created = makePlan('plan-new', { ...body, features: [], is_draft: true });
+    const created = makePlan('plan-new', {
+      ...body,
+      prices: pricesOf(body, others),
+      features: [],
+      is_draft: true,
+    });
     plans = [...plans, created];
     api.on('GET /plans/plan-new', () => ({ json: plans.find((plan) => plan.id === 'plan-new') }));
     return { status: 201, json: created };
@@ -121,13 +134,15 @@ function servePlans() {
     });
     api.on(`GET /plans/${plan.id}`, () => ({ json: plans.find((item) => item.id === plan.id) }));
     api.on(`PUT /plans/${plan.id}`, (request) => {
-      const body = JSON.parse(request.body) as Partial<Plan> & {
+      const { other_prices: others, ...body } = JSON.parse(request.body) as Partial<Plan> & {
         features?: { feature_id: string; limit: number | null }[];
+        other_prices?: Plan['prices'];
       };
       const current = plans.find((item) => item.id === plan.id) as Plan;
       const updated: Plan = {
         ...current,
         ...body,
+        prices: pricesOf({ ...current, ...body }, others ?? current.prices.slice(1)),
         features: body.features
           ? body.features.map((entry) =>
               planFeature(
@@ -311,6 +326,8 @@ describe('/admin/packages', () => {
       description: '',
       price_minor: 149_950,
       currency: 'INR',
+      // Payments are taken in rupees only here: no other prices.
+      other_prices: [],
       billing_interval: 'year',
       max_activations: 1,
       trial_days: 0,
@@ -355,6 +372,31 @@ describe('/admin/packages', () => {
     expect(
       within(drawer).getByText('Payments are taken in USD: this package cannot be bought in INR.'),
     ).toBeTruthy();
+  });
+
+  it('prices a package in the other currencies payments are taken in: an empty one is not sold, only the list that changed is sent', async () => {
+    api.on('GET /payments/config', () => ({
+      json: {
+        provider: 'sandbox',
+        key_id: 'sandbox',
+        sandbox: true,
+        currency: 'INR',
+        currencies: ['INR', 'USD', 'EUR'],
+      },
+    }));
+    await open('/admin/packages?package=plan-pro');
+    const drawer = await screen.findByRole('dialog', { name: 'Package Pro' });
+    fireEvent.click(within(drawer).getByRole('tab', { name: 'Details' }));
+    const euros = await within(drawer).findByRole('textbox', { name: 'Price in EUR' });
+    // Its own currency is the plan's price, not another one.
+    expect(within(drawer).queryByRole('textbox', { name: 'Price in INR' })).toBeNull();
+    expect(within(drawer).getByRole('textbox', { name: 'Price in USD' })).toBeTruthy();
+    await userEvent.type(euros, '11.5');
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save details' }));
+    await waitFor(() => expect(api.calls('PUT /plans/plan-pro')).toHaveLength(1));
+    expect(lastBody('PUT /plans/plan-pro')).toEqual({
+      other_prices: [{ currency: 'EUR', price_minor: 1150 }],
+    });
   });
 
   it('edits details (only what changed is sent) and shows a taken code on its field', async () => {

@@ -37,6 +37,7 @@ import { planMessages } from '../../plans';
 import { usePlans } from '../licenses/plan-options';
 import { formErrors } from '../features/form-errors';
 import { INTERVAL_LABELS, minorDigits, toMajor, toMinor } from './package-format';
+import { PackagePricesEditor } from './package-prices-editor';
 
 export interface PackageValues {
   name: string;
@@ -45,6 +46,8 @@ export interface PackageValues {
   /** In the currency's major unit (rupees, dollars), as typed. */
   price: number | string;
   currency: string;
+  /** The package's prices in other currencies, in their major units, by currency; '' where it is not sold. */
+  other_prices: Record<string, number | string>;
   billing_interval: BillingInterval;
   max_activations: number | string;
   /** Days of the free trial without a card; 0 offers none. */
@@ -74,6 +77,7 @@ const FIELDS = [
   'description',
   'price',
   'currency',
+  'other_prices',
   'billing_interval',
   'max_activations',
   'trial_days',
@@ -92,17 +96,29 @@ const FIELDS = [
 export const DEFAULT_CURRENCY = 'INR';
 
 /**
- * The currency payments are taken in, plus a package's own when it differs (a package priced
- * before the payments' currency setting changed), so the form shows the package as it is and says why it
- * cannot be bought. Until the payment settings are known, only the package's own.
+ * The currencies payments are taken in, plus a package's own when it is none of them (a package
+ * priced before the payments' currencies changed), so the form shows the package as it is and says
+ * why it cannot be bought. Until the payment settings are known, only the package's own.
  */
-function currencyOptions(paymentCurrency: string | undefined, current: string) {
-  const currencies = paymentCurrency ? [paymentCurrency] : [];
+function currencyOptions(paymentCurrencies: readonly string[] | undefined, current: string) {
+  const currencies = [...(paymentCurrencies ?? [])];
   if (current && !currencies.includes(current)) currencies.push(current);
   return currencies.map((value) => ({
     value,
-    label: !paymentCurrency || value === paymentCurrency ? value : t`${value} (cannot be bought)`,
+    label: !paymentCurrencies || paymentCurrencies.includes(value) ? value : t`${value} (cannot be bought)`,
   }));
+}
+
+/** The form's other prices as the API takes them: the filled-in currencies but the package's own, in code order. */
+function otherPricesOf(values: PackageValues, own: string): CreatePlanRequest['other_prices'] {
+  return Object.entries(values.other_prices)
+    .flatMap(([currency, price]) => {
+      const major = numberOr(price);
+      return currency === own || major === undefined
+        ? []
+        : [{ currency, price_minor: toMinor(major, currency) }];
+    })
+    .sort((a, b) => a.currency.localeCompare(b.currency));
 }
 
 const valuesOf = (plan: Plan | null): PackageValues => ({
@@ -111,6 +127,12 @@ const valuesOf = (plan: Plan | null): PackageValues => ({
   description: plan?.description ?? '',
   price: plan ? toMajor(plan.price_minor, plan.currency) : '',
   currency: plan?.currency ?? DEFAULT_CURRENCY,
+  other_prices: Object.fromEntries(
+    (plan?.prices.slice(1) ?? []).map((price) => [
+      price.currency,
+      toMajor(price.price_minor, price.currency),
+    ]),
+  ),
   billing_interval: plan?.billing_interval ?? 'month',
   max_activations: plan?.max_activations ?? 1,
   trial_days: plan?.trial_days ?? 0,
@@ -139,6 +161,8 @@ export function toPackageRequest(values: PackageValues): CreatePlanRequest {
     description: values.description.trim(),
     price_minor: price === undefined ? (undefined as unknown as number) : toMinor(price, currency),
     currency,
+    // A free package is sold in no currency.
+    other_prices: values.billing_interval === 'free' ? [] : otherPricesOf(values, currency),
     billing_interval: values.billing_interval,
     max_activations: numberOr(values.max_activations) as number,
     trial_days: numberOr(values.trial_days) ?? 0,
@@ -169,6 +193,8 @@ export function validatePackage(values: PackageValues): FormErrors {
     'floating.max_borrow_days': 'floating_borrow_days',
   });
   if (numberOr(values.price) === undefined) errors.price = t`Enter a price (0 for a free package)`;
+  for (const [currency, price] of Object.entries(values.other_prices))
+    if (price === 0) errors[`other_prices.${currency}`] = t`Enter a price above 0, or leave it empty`;
   if (numberOr(values.max_activations) === undefined)
     errors.max_activations = t`Enter how many machines at once`;
   if (numberOr(values.deactivations_per_30_days) === undefined)
@@ -184,6 +210,9 @@ function changesOf(plan: Plan, request: CreatePlanRequest): UpdatePlanRequest {
   const changes: UpdatePlanRequest = changedFields(before, request);
   // The floating terms are one object: sent when any of its fields changed.
   if (JSON.stringify(before.floating) === JSON.stringify(request.floating)) delete changes.floating;
+  // The other prices are one list, replaced as a whole: sent when any of them changed.
+  if (JSON.stringify(before.other_prices) === JSON.stringify(request.other_prices))
+    delete changes.other_prices;
   // The server checks price and interval together: send both when either changes.
   if ('price_minor' in changes || 'billing_interval' in changes) {
     changes.price_minor = request.price_minor;
@@ -233,7 +262,9 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
     validate: validatePackage,
     validateInputOnBlur: true,
   });
-  const paymentCurrency = useGetPaymentConfigQuery().data?.currency;
+  const paymentConfig = useGetPaymentConfigQuery().data;
+  const paymentCurrency = paymentConfig?.currency;
+  const paymentCurrencies = paymentConfig?.currencies;
   // Every package, to offer the perpetual ones an update renewal may extend.
   const allPlans = usePlans().plans;
   const renewal = form.values.renews_updates_of !== '';
@@ -277,6 +308,7 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
   const currency = form.values.currency.trim().toUpperCase();
   const digits = /^[A-Z]{3}$/.test(currency) ? minorDigits(currency) : 2;
   const free = form.values.billing_interval === 'free';
+  const takenIn = (paymentCurrencies ?? []).join(', ');
   const components = FINGERPRINT_COMPONENTS.length;
 
   return (
@@ -351,16 +383,23 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
           <NativeSelect
             label={t`Currency`}
             description={
-              paymentCurrency && currency !== paymentCurrency
-                ? t`Payments are taken in ${paymentCurrency}: this package cannot be bought in ${currency}.`
-                : t`The currency payments are taken in.`
+              paymentCurrencies && !paymentCurrencies.includes(currency)
+                ? t`Payments are taken in ${takenIn}: this package cannot be bought in ${currency}.`
+                : t`Its own price's currency: customers elsewhere pay the price below in theirs.`
             }
             size="md"
             required
-            data={currencyOptions(paymentCurrency, plan?.currency ?? form.values.currency)}
+            data={currencyOptions(paymentCurrencies, plan?.currency ?? form.values.currency)}
             {...form.getInputProps('currency')}
           />
         </SimpleGrid>
+        {free ? null : (
+          <PackagePricesEditor
+            form={form}
+            currencies={(paymentCurrencies ?? []).filter((other) => other !== currency)}
+            own={currency}
+          />
+        )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <NumberInput
             label={t`Machines per license`}

@@ -1,11 +1,13 @@
 import { useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import classes from '../../../components/layout/language-select.module.css';
+import { formattingLocale } from '../../../lib/i18n/portal-i18n';
 
 /** A currency's name in the language shown ("Euro", "Indische Rupie"), or its code when Intl has none. */
-function currencyName(currency: string, locale: string): string {
+function currencyName(currency: string): string {
   try {
-    return new Intl.DisplayNames([locale], { type: 'currency' }).of(currency) ?? currency;
+    // The formatting locale, as dates and amounts use: the browser's own for English.
+    return new Intl.DisplayNames(formattingLocale(), { type: 'currency' }).of(currency) ?? currency;
   } catch {
     return currency;
   }
@@ -25,7 +27,7 @@ export function CurrencySelect({
   value: string;
   onChange: (currency: string) => void;
 }) {
-  const { i18n, t } = useLingui();
+  const { t } = useLingui();
   const id = useId();
   return (
     <label htmlFor={id} className={classes.field}>
@@ -40,7 +42,7 @@ export function CurrencySelect({
           {currencies.includes(value) ? null : <option value="" disabled />}
           {currencies.map((currency) => (
             <option key={currency} value={currency}>
-              {`${currency} · ${currencyName(currency, i18n.locale)}`}
+              {`${currency} · ${currencyName(currency)}`}
             </option>
           ))}
         </select>
