@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Text } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { emailOnlyRequestSchema } from '../../../../../shared/api/auth';
@@ -24,7 +25,7 @@ export default function ForgotPasswordPage() {
   const { state } = useLocation();
   const form = useForm({
     initialValues: { email: passedEmail(state) },
-    validate: schemaResolver(emailOnlyRequestSchema, { sync: true }),
+    validate: schemaResolver(emailOnlyRequestSchema),
     validateInputOnBlur: true,
   });
 

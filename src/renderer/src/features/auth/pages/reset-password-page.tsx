@@ -1,7 +1,8 @@
 import { t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { z } from 'zod';
@@ -56,7 +57,7 @@ export default function ResetPasswordPage() {
   const [done, setDone] = useState<string>();
   const form = useForm({
     initialValues: { password: '', confirmPassword: '' },
-    validate: schemaResolver(resetFormSchema, { sync: true }),
+    validate: schemaResolver(resetFormSchema),
     validateInputOnBlur: true,
   });
 

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { schemaResolver } from '@mantine/form';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { z } from 'zod';
@@ -76,7 +76,7 @@ export function CreateOrganisationDialog({ opened, onClose }: { opened: boolean;
   const navigate = useNavigate();
   const { form, restart, dialog } = useDialogForm({
     initialValues: { name: '' },
-    validate: schemaResolver(nameSchema, { sync: true }),
+    validate: schemaResolver(nameSchema),
     fields: ['name'],
     failedMessage: organisationMessages.createFailed,
     save: async ({ name }) => {

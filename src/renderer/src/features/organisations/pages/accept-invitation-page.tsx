@@ -13,7 +13,8 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { z } from 'zod';
@@ -124,7 +125,7 @@ function SignUpForm({ token, preview }: { token: string; preview: InvitationPrev
   const [failure, setFailure] = useState<string>();
   const form = useForm({
     initialValues: { full_name: '', password: '', confirmPassword: '', email: preview.email },
-    validate: schemaResolver(signUpFormSchema(i18n), { sync: true }),
+    validate: schemaResolver(signUpFormSchema(i18n)),
     validateInputOnBlur: true,
   });
 

@@ -2,7 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';
 import type { I18n } from '@lingui/core';
 import { Button, Group } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -67,7 +68,7 @@ export function ChangePasswordCard({ email, id }: { email: string; id?: string }
   const [failure, setFailure] = useState<string>();
   const form = useForm<PasswordValues>({
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
-    validate: schemaResolver(passwordFormSchema(email, i18n), { sync: true }),
+    validate: schemaResolver(passwordFormSchema(email, i18n)),
     validateInputOnBlur: true,
   });
 

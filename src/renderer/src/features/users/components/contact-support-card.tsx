@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Checkbox, Code, Group, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { useState } from 'react';
 import { z } from 'zod';
 import {
@@ -71,7 +72,7 @@ export function ContactSupportCard({ details }: { details: string | null }) {
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<ContactValues>({
     initialValues: INITIAL,
-    validate: schemaResolver(contactSchema, { sync: true }),
+    validate: schemaResolver(contactSchema),
     validateInputOnBlur: ['subject', 'message'],
   });
 
