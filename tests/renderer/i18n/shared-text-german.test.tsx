@@ -55,13 +55,13 @@ describe('text from src/shared, in German', () => {
   it('the license check: what is left of the offline grace period', () => {
     const result: LicenseCheckResult = {
       valid: true,
-      status: 'valid',
+      status: 'active',
       message: 'License is valid',
       offline: {
         grace_remaining_seconds: 6 * 86_400 + 3600,
         lease_expires_at: '2026-12-12T10:00:00Z',
       },
-    } as LicenseCheckResult;
+    };
     render(
       <I18nProvider i18n={portalI18n}>
         <MantineProvider>
