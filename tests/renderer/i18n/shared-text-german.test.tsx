@@ -1,6 +1,6 @@
 import { I18nProvider } from '@lingui/react';
 import { MantineProvider } from '@mantine/core';
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import type { LicenseCheckResult } from '../../../src/shared/bridge';
 import { passwordFeedbackTexts } from '../../../src/shared/password-feedback';
 import { FakeApi } from '../support/fake-api';
 import { openPortalPage } from '../components/portal-page';
+import { renderAppInLanguage } from '../support/render-app';
 
 const SLOW = { timeout: 30_000 };
 
@@ -50,6 +51,30 @@ describe('text from src/shared, in German', () => {
     expect(screen.getByText('Das Passwort muss mindestens 8 Zeichen lang sein')).toBeTruthy();
     expect(screen.queryByText('Enter a valid e-mail address')).toBeNull();
     expect(screen.queryByText(/^Password must be at least/)).toBeNull();
+  });
+
+  it('contact support: the shared topics and the schema’s errors', { timeout: 90_000 }, async () => {
+    api.on('GET /health', () => ({
+      json: { status: 'ok', database: 'ok', version: '1.4.2', uptime_seconds: 10 },
+    }));
+    api.on('GET /licenses', () => ({ json: [] }));
+    await renderAppInLanguage(api, '/support', 'de');
+    const card = within(
+      await screen.findByRole('region', { name: 'Support kontaktieren' }, { timeout: 60_000 }),
+    );
+    const topics = within(card.getByLabelText('Thema'));
+    // The value sent stays the English (support's mail is sorted by it); the label is German.
+    expect(
+      (topics.getByRole('option', { name: 'Lizenzierung und Aktivierung' }) as HTMLOptionElement).value,
+    ).toBe('Licensing and activation');
+    expect(topics.queryByRole('option', { name: 'Licensing and activation' })).toBeNull();
+
+    await userEvent.click(card.getByRole('button', { name: 'Anfrage senden' }));
+    expect(await card.findByText('Schreiben Sie einen kurzen Betreff', {}, SLOW)).toBeTruthy();
+    expect(
+      card.getByText('Beschreiben Sie das Problem in ein paar Worten (mindestens 20 Zeichen)'),
+    ).toBeTruthy();
+    expect(card.queryByText('Write a short subject')).toBeNull();
   });
 
   it('the license check: what is left of the offline grace period', () => {

@@ -1,8 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { useEffect, useState } from 'react';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { emailOnlyRequestSchema } from '../../../../../shared/api/auth';
 import { CheckIcon } from '../../../components/brand/icons';
 import { EmailField } from '../../../components/forms/email-field';

@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { emailOnlyRequestSchema } from '../../../../../shared/api/auth';
 import { EmailField } from '../../../components/forms/email-field';
 import { focusFirstError } from '../../../components/forms/focus-first-error';

@@ -1,10 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { licenseKeyInputSchema } from '../../../../../shared/api/licenses';
 import { normalizeLicenseKey } from '../../../../../shared/license-key';
 import { licenseMessages } from '../../../../../shared/messages';

@@ -2,9 +2,9 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { ph, plural } from '@lingui/core/macro';
 import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { useState } from 'react';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import {
   type AssignableOrganisationRole,
   type Invitation,

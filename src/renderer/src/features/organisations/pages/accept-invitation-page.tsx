@@ -14,10 +14,10 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { type InvitationPreview, invitationSignUpBodySchema } from '../../../../../shared/api/organisations';
 import { passwordContainsEmail } from '../../../../../shared/password-email-rule';
 import { pathWith, portalPaths } from '../../../../../shared/routes';

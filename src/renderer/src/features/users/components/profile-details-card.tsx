@@ -1,10 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Group, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { displayText } from '../../../../../shared/api/common';
 import type { UserProfile } from '../../../../../shared/api/users';
 import { userMessages } from '../../../../../shared/messages';
