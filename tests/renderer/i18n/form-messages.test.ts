@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
+import { countryNameIn } from '../../../src/renderer/src/lib/country-names';
 import { FORM_MESSAGES } from '../../../src/renderer/src/lib/i18n/form-messages';
 import { knownText, showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
 import { emailOnlyRequestSchema } from '../../../src/shared/api/auth';
@@ -173,5 +174,17 @@ describe('the shared English in German', () => {
 
   it('leaves a message it does not know as sent', () => {
     expect(knownText('Try again in 3 minutes')).toBe('Try again in 3 minutes');
+  });
+});
+
+describe('country names', () => {
+  it('are the browser’s in the language shown, the list’s English without one', () => {
+    expect(countryNameIn('DE', 'de')).toBe('Deutschland');
+    expect(countryNameIn('IN', 'es')).toBe('India');
+    expect(countryNameIn('IN', 'hi-IN')).toBe('भारत');
+    expect(countryNameIn('DE', undefined)).toBe('Germany');
+    // A withdrawn code the portal once offered reads as its successor's English.
+    expect(countryNameIn('UK', undefined)).toBe('United Kingdom');
+    expect(countryNameIn('DD', 'de')).toBe('Deutschland');
   });
 });

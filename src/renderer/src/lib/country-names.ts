@@ -1,4 +1,4 @@
-import { countryName } from '../../../shared/countries';
+import { countryName, currentCountryCode } from '../../../shared/countries';
 
 const displayNames = new Map<string, Intl.DisplayNames | null>();
 
@@ -17,12 +17,13 @@ function namesIn(locale: string): Intl.DisplayNames | null {
 }
 
 /**
- * A country's name in `locale` (undefined: English), as the browser's own data has it: the list of
- * shared/countries.ts names each in English, which the server keeps; the portal shows the name in
- * the language chosen, its English where the browser knows none.
+ * A country's name in `locale` (undefined: English). shared/countries.ts names each country in
+ * English, which the server keeps; the portal shows the browser's name for the language chosen,
+ * the English where the browser has none. A withdrawn code the portal once offered reads as its successor.
  */
 export function countryNameIn(code: string, locale: string | undefined): string {
-  const english = countryName(code) ?? code;
-  if (locale === undefined) return english;
-  return namesIn(locale)?.of(code) ?? english;
+  const current = currentCountryCode(code);
+  const english = (current && countryName(current)) ?? code;
+  if (locale === undefined || current === undefined) return english;
+  return namesIn(locale)?.of(current) ?? english;
 }
