@@ -66,7 +66,7 @@ export function formatRelative(iso: string, now = Date.now()): string {
 
 /**
  * What is left of the offline grace period ("6 days", "5 hours", "less than an hour"), in the
- * language shown: shared/bridge.ts's `describeGraceRemaining` says it in English for the app.
+ * language shown: the same steps as shared/bridge.ts's `describeGraceRemaining`, which is English only.
  */
 export function graceRemainingText(seconds: number): string {
   const days = Math.floor(seconds / 86_400);
