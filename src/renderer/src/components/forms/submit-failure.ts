@@ -37,7 +37,8 @@ export function toSubmitFailure(
   const fieldErrors: Record<string, string> = {};
   const place = (serverField: string, message: string) => {
     const path = fieldMap[serverField] ?? serverField;
-    if (formFields.includes(path)) fieldErrors[path] ??= message;
+    // The server checks with the portal's schemas: their English is known (form-messages.ts).
+    if (formFields.includes(path)) fieldErrors[path] ??= knownText(message);
   };
   for (const [field, message] of Object.entries(error.fieldErrors)) place(field, message);
   const codeField = error.code ? CODE_FIELDS[error.code] : undefined;

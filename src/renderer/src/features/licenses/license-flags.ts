@@ -4,7 +4,7 @@ import type { Subscription } from '../../../../shared/api/subscriptions';
 import type { LicenseCheckResult } from '../../../../shared/bridge';
 import { LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT } from '../../../../shared/constants';
 import { formatDate } from './license-format';
-import { formattingLocale } from '../../lib/i18n/portal-i18n';
+import { formattingLocale, knownText } from '../../lib/i18n/portal-i18n';
 import { coveredVersionMessage } from '../../../../shared/update-window';
 
 const DAY_MS = 86_400_000;
@@ -58,7 +58,8 @@ function windowEndedFlag(license: FlaggedLicense, renewalPlanId: string | undefi
   const message =
     license.covered_version === undefined
       ? t`Its update window has ended: renew updates to get newer versions.`
-      : coveredVersionMessage(license.covered_version, license.next_version ?? null);
+      : // The shared English the server's check says too, in the language shown.
+        knownText(coveredVersionMessage(license.covered_version, license.next_version ?? null));
   const day = formatDate(license.updates_until);
   return {
     kind: 'update_window_ended',

@@ -64,6 +64,18 @@ export function formatRelative(iso: string, now = Date.now()): string {
   return t`just now`;
 }
 
+/**
+ * What is left of the offline grace period ("6 days", "5 hours", "less than an hour"), in the
+ * language shown: the same steps as shared/bridge.ts's `describeGraceRemaining`, which is English only.
+ */
+export function graceRemainingText(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  if (days >= 1) return plural(days, { one: '# day', other: '# days' });
+  const hours = Math.floor(seconds / 3600);
+  if (hours >= 1) return plural(hours, { one: '# hour', other: '# hours' });
+  return t`less than an hour`;
+}
+
 /** "80.4 MB", "912 KB". */
 export function formatBytes(bytes: number): string {
   const units = [t`bytes`, 'KB', 'MB', 'GB'];

@@ -5,6 +5,7 @@ import { type CouponPreview, couponCodeSchema } from '../../../../shared/api/cou
 import type { Plan } from '../../../../shared/api/plans';
 import { failureMessage } from '../../lib/api-errors';
 import { type CouponPreviewRequest, paymentMessages, usePreviewCouponQuery } from './payments-endpoints';
+import { knownText } from '../../lib/i18n/portal-i18n';
 
 /** A coupon the server accepted on one plan: what its checkout is opened with. */
 export interface AppliedCoupon {
@@ -95,7 +96,8 @@ export function useCoupon(plans: readonly Pick<Plan, 'id' | 'currency'>[]): Coup
       const parsed = couponCodeSchema.safeParse(code);
       if (!parsed.success) {
         setSubmitted(null);
-        setInvalid(parsed.error.issues[0]?.message ?? t`Enter the coupon code`);
+        const problem = parsed.error.issues[0]?.message;
+        setInvalid(problem ? knownText(problem) : t`Enter the coupon code`);
         return;
       }
       setInvalid(null);

@@ -9,6 +9,9 @@ import {
   unreachableMessages,
   userMessages,
 } from '../../../../shared/messages';
+import { FORM_MESSAGES, FORM_PATTERNS, type KnownPattern } from './form-messages';
+import { LICENSE_CHECK_MESSAGES, LICENSE_CHECK_PATTERNS } from './license-check-messages';
+import { PASSWORD_FEEDBACK_MESSAGES, PASSWORD_PATTERNS } from './password-feedback-messages';
 
 /**
  * Every message the portal shows in SPEC's exact English (src/shared/messages.ts) or the server
@@ -17,7 +20,7 @@ import {
  * language chosen. Loaded with a language other than English, so the first download does without it.
  *
  * Messages the server builds around a value ("Try again in 3 minutes", field "detail"s) are not here:
- * they are shown as sent.
+ * they are shown as sent, except the shared schemas' few (KNOWN_PATTERNS, see form-messages.ts).
  */
 export const KNOWN_MESSAGES: ReadonlyMap<string, MessageDescriptor> = new Map([
   [GENERIC_FALLBACK, msg({ id: 'portal.requestFailed', message: 'Request failed' })],
@@ -423,4 +426,14 @@ export const KNOWN_MESSAGES: ReadonlyMap<string, MessageDescriptor> = new Map([
     'The request could not be understood',
     msg({ id: 'server.request_not_understood', message: 'The request could not be understood' }),
   ],
+  ...FORM_MESSAGES,
+  ...PASSWORD_FEEDBACK_MESSAGES,
+  ...LICENSE_CHECK_MESSAGES,
 ]);
+
+/** Messages built around a value that the portal still knows, tried in order after the map. */
+export const KNOWN_PATTERNS: readonly KnownPattern[] = [
+  ...FORM_PATTERNS,
+  ...PASSWORD_PATTERNS,
+  ...LICENSE_CHECK_PATTERNS,
+];

@@ -8,6 +8,7 @@ import {
   type PortalLanguage,
 } from '../../../../shared/languages';
 import { LANGUAGE_STORAGE_KEY } from '../../../../shared/storage-keys';
+import type { KnownPattern } from './form-messages';
 import type { pseudoMessage as PseudoMessage } from './pseudo-locale';
 
 /** A language the portal can show: one of the four, or the pseudo-locale tests choose. */
@@ -42,14 +43,31 @@ const translate = i18n._.bind(i18n);
  * shown: none in English, where the English the code and the server hold is what shows.
  */
 let knownMessages: ReadonlyMap<string, MessageDescriptor> = new Map();
+/** The known messages built around a value ("Must be at most 100 characters"). */
+let knownPatterns: readonly KnownPattern[] = [];
+
+/** What the known patterns need of the language shown. */
+const shownTools = {
+  number: (value: number) => new Intl.NumberFormat(formattingLocale()).format(value),
+  known: (text: string) => knownText(text),
+  get locale() {
+    return formattingLocale() ?? SOURCE_LANGUAGE;
+  },
+};
 
 /**
- * A message in SPEC's English (src/shared/messages.ts) or the server's, in the language shown when
- * the portal knows it; any other text (a message the server built around a value) as it is.
+ * A message in SPEC's English (src/shared/messages.ts), the server's or the shared schemas', in
+ * the language shown when the portal knows it; any other text (a message the server built around
+ * a value it does not know) as it is.
  */
 export function knownText(text: string): string {
   const descriptor = knownMessages.get(text);
-  return descriptor ? i18n._(descriptor) : text;
+  if (descriptor) return i18n._(descriptor);
+  for (const { pattern, message } of knownPatterns) {
+    const match = pattern.exec(text);
+    if (match) return i18n._(message(match, shownTools));
+  }
+  return text;
 }
 type Translate = typeof translate;
 
@@ -118,14 +136,13 @@ export async function showLanguage(language: ShownLanguage): Promise<void> {
   const [messages, known, pseudo] = await Promise.all([
     isPortalLanguage(language) && language !== SOURCE_LANGUAGE ? messagesOf(wanted, language) : {},
     // SPEC's and the server's English messages, for `knownText`: English shows them as they are.
-    language === SOURCE_LANGUAGE
-      ? new Map<string, MessageDescriptor>()
-      : import('./known-messages').then((module) => module.KNOWN_MESSAGES),
+    language === SOURCE_LANGUAGE ? undefined : import('./known-messages'),
     language === PSEUDO_LANGUAGE ? import('./pseudo-locale') : undefined,
   ]);
   // `t` is Lingui's bound copy of `_`, which `useLingui` hands out: both change together.
   i18n._ = i18n.t = pseudo ? pseudoTranslateWith(pseudo.pseudoMessage) : translate;
-  knownMessages = known;
+  knownMessages = known?.KNOWN_MESSAGES ?? new Map();
+  knownPatterns = known?.KNOWN_PATTERNS ?? [];
   i18n.loadAndActivate({ locale: language, messages });
   document.documentElement.lang = language;
   rememberLanguage(language);

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Group, Progress, Text } from '@mantine/core';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../../shared/constants';
 import { AlertIcon, CheckIcon, CrossIcon } from '../../../components/brand/icons';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 import { type StrengthLevel, usePasswordStrength } from '../password-strength';
 import classes from './password-strength-meter.module.css';
 
@@ -44,9 +45,14 @@ export function PasswordStrengthMeter({ password, email }: PasswordStrengthMeter
   const typed = password.length > 0;
   const [min, max] = [PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH];
   const scored = typed && verdict !== undefined;
-  // zxcvbn's reason (the server's refusal gives it too) and its tips.
+  // zxcvbn's reason (the server's refusal gives it too) and its tips, in the language shown.
   const advice =
-    scored && !verdict.hardToGuess ? [verdict.warning, ...verdict.suggestions].filter(Boolean).join(' ') : '';
+    scored && !verdict.hardToGuess
+      ? [verdict.warning, ...verdict.suggestions]
+          .filter((text): text is string => Boolean(text))
+          .map(knownText)
+          .join(' ')
+      : '';
   return (
     <Box mt={6}>
       <Group gap={4} grow aria-hidden="true">

@@ -1,7 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Stack, Text } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { emailOnlyRequestSchema } from '../../../../../shared/api/auth';
 import { CheckIcon } from '../../../components/brand/icons';
 import { EmailField } from '../../../components/forms/email-field';
@@ -25,7 +26,7 @@ export function ResendVerification({ email }: { email?: string }) {
   const [cooldown, setCooldown] = useState(0);
   const form = useForm({
     initialValues: { email: email ?? '' },
-    validate: schemaResolver(emailOnlyRequestSchema, { sync: true }),
+    validate: schemaResolver(emailOnlyRequestSchema),
     validateInputOnBlur: true,
   });
 

@@ -1,8 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Text } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { emailOnlyRequestSchema } from '../../../../../shared/api/auth';
 import { EmailField } from '../../../components/forms/email-field';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
@@ -24,7 +25,7 @@ export default function ForgotPasswordPage() {
   const { state } = useLocation();
   const form = useForm({
     initialValues: { email: passedEmail(state) },
-    validate: schemaResolver(emailOnlyRequestSchema, { sync: true }),
+    validate: schemaResolver(emailOnlyRequestSchema),
     validateInputOnBlur: true,
   });
 

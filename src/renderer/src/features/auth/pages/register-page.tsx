@@ -1,10 +1,11 @@
 import { t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Text, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { registerRequestSchema } from '../../../../../shared/api/auth';
 import { authMessages } from '../../../../../shared/messages';
 import { passwordContainsEmail } from '../../../../../shared/password-email-rule';
@@ -78,7 +79,7 @@ export default function RegisterPage() {
   const location = useLocation();
   const form = useForm<RegisterValues>({
     initialValues: { email: passedEmail(location.state), full_name: '', password: '', confirmPassword: '' },
-    validate: schemaResolver(registerFormSchema, { sync: true }),
+    validate: schemaResolver(registerFormSchema),
     validateInputOnBlur: true,
   });
 

@@ -1,10 +1,11 @@
 import { t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { resetPasswordRequestSchema } from '../../../../../shared/api/auth';
 import { opaqueTokenSchema } from '../../../../../shared/api/common';
 import { portalPaths } from '../../../../../shared/routes';
@@ -56,7 +57,7 @@ export default function ResetPasswordPage() {
   const [done, setDone] = useState<string>();
   const form = useForm({
     initialValues: { password: '', confirmPassword: '' },
-    validate: schemaResolver(resetFormSchema, { sync: true }),
+    validate: schemaResolver(resetFormSchema),
     validateInputOnBlur: true,
   });
 

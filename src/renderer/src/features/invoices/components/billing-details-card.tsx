@@ -1,9 +1,10 @@
 import { t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, NativeSelect, SimpleGrid, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import {
   type BillingDetails,
   type BillingDetailsRequest,
@@ -20,6 +21,8 @@ import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { SectionCard } from '../../../components/layout/section-card';
+import { countryNameIn } from '../../../lib/country-names';
+import { formattingLocale, knownText } from '../../../lib/i18n/portal-i18n';
 import { billingMessages, useSaveBillingDetailsMutation } from '../invoices-endpoints';
 
 interface BillingValues {
@@ -45,8 +48,15 @@ const FIELDS = [
   'tax_id',
 ] as const;
 
-/** The maintained ISO 3166-1 list the server checks against (shared/countries.ts), by name. */
-const COUNTRY_OPTIONS = COUNTRIES.map(({ code, name }) => ({ value: code, label: name }));
+/**
+ * The maintained ISO 3166-1 list the server checks against (shared/countries.ts), each country
+ * named and sorted in the language shown (`locale`; undefined: English).
+ */
+function countryOptions(locale: string | undefined) {
+  return COUNTRIES.map(({ code }) => ({ value: code, label: countryNameIn(code, locale) })).sort((a, b) =>
+    a.label.localeCompare(b.label, locale ?? 'en'),
+  );
+}
 
 /** India's states and union territories by name, each with its GST code (the form's first option asks). */
 const STATE_OPTIONS = [...GST_STATES]
@@ -79,7 +89,7 @@ const FIELD_SIZE = 'md';
 /** A field's help under its input, so the inputs of one row line up whatever their help says. */
 const BELOW: ('label' | 'input' | 'description' | 'error')[] = ['label', 'input', 'description', 'error'];
 
-const schemaRules = schemaResolver(billingDetailsRequestSchema, { sync: true });
+const schemaRules = schemaResolver(billingDetailsRequestSchema);
 
 /**
  * The server's rules (the shared schema), plus India's and the EU's on their own: the schema makes
@@ -92,14 +102,14 @@ function validateBilling(values: BillingValues): Record<string, ReactNode> {
   if (values.country === 'IN') {
     const gstin = normalizeGstin(values.tax_id);
     const problem = gstin ? gstinProblem(gstin) : undefined;
-    if (problem) errors['tax_id'] ??= problem;
+    if (problem) errors['tax_id'] ??= knownText(problem);
     if (values.postal_code.trim() && !INDIAN_PIN.test(values.postal_code.replace(/\s+/g, '')))
-      errors['postal_code'] ??= INDIAN_PIN_PROBLEM;
-    if (!findGstState(values.region)) errors['region'] ??= INDIAN_STATE_PROBLEM;
+      errors['postal_code'] ??= knownText(INDIAN_PIN_PROBLEM);
+    if (!findGstState(values.region)) errors['region'] ??= knownText(INDIAN_STATE_PROBLEM);
   }
   if (isEuCountry(values.country) && values.tax_id.trim()) {
     const problem = vatNumberProblem(values.country, normalizeVatNumber(values.country, values.tax_id));
-    if (problem) errors['tax_id'] ??= problem;
+    if (problem) errors['tax_id'] ??= knownText(problem);
   }
   return errors;
 }
@@ -125,6 +135,9 @@ export function BillingDetailsCard({
   headingId = 'billing-details-title',
 }: BillingDetailsCardProps) {
   const { t } = useLingui();
+  // useLingui renders the card again when the language changes, and the names follow it.
+  const locale = formattingLocale();
+  const countries = useMemo(() => countryOptions(locale), [locale]);
   const [saveOwnDetails] = useSaveBillingDetailsMutation();
   // Shown only while the saved country is not on the list (a code nobody can choose any more).
   const noCountry = { value: '', label: t`Choose a country`, disabled: true };
@@ -203,7 +216,7 @@ export function BillingDetailsCard({
             label={t`Country`}
             autoComplete="country"
             required
-            data={form.values.country ? COUNTRY_OPTIONS : [noCountry, ...COUNTRY_OPTIONS]}
+            data={form.values.country ? countries : [noCountry, ...countries]}
             {...form.getInputProps('country')}
             onChange={(event) => {
               const country = event.currentTarget.value;

@@ -1,9 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Stack, Text, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { licenseKeyInputSchema } from '../../../../../shared/api/licenses';
 import { normalizeLicenseKey } from '../../../../../shared/license-key';
 import { licenseMessages } from '../../../../../shared/messages';
@@ -79,7 +80,7 @@ export function ActivateKeyForm() {
   const [refusal, setRefusal] = useState<ActivationRefusal | null>(null);
   const form = useForm({
     initialValues: { licenseKey: '' },
-    validate: schemaResolver(activateFormSchema, { sync: true }),
+    validate: schemaResolver(activateFormSchema),
   });
 
   const submit = form.onSubmit(

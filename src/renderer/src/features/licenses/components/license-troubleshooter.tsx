@@ -2,14 +2,14 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Badge, Button, Group, List, Loader, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { describeGraceRemaining, type LicenseCheckResult } from '../../../../../shared/bridge';
+import type { LicenseCheckResult } from '../../../../../shared/bridge';
 import { portalPaths } from '../../../../../shared/routes';
 import { OfflineIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/alert-notice';
 import { SectionCard } from '../../../components/layout/section-card';
 import type { License } from '../../../../../shared/api/licenses';
 import { formatDate } from '../../../lib/format-date';
-import { STATUS_LABELS, summarizeCheck } from '../license-format';
+import { graceRemainingText, STATUS_LABELS, summarizeCheck } from '../license-format';
 
 type LinkProps = { children: ReactNode };
 const ToLicenses = ({ children }: LinkProps) => (
@@ -154,7 +154,7 @@ export function LicenseTroubleshooter({
 }) {
   const { t } = useLingui();
   const badge = result ? summarizeCheck(result, licenses, kind === 'desktop' ? 'computer' : 'browser') : null;
-  const grace = result?.offline ? describeGraceRemaining(result.offline.grace_remaining_seconds) : '';
+  const grace = result?.offline ? graceRemainingText(result.offline.grace_remaining_seconds) : '';
   const listLicenses = result?.status === 'not_configured' && licenses && licenses.length > 0;
   return (
     <SectionCard

@@ -12,6 +12,7 @@ import { showToast } from '../../../components/data/toast';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { useDialogForm } from '../../../components/forms/use-dialog-form';
 import { machineMessages } from '../licenses-endpoints';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 
 interface RenameValues {
   label: string;
@@ -23,7 +24,10 @@ const FIELDS = ['label'] as const;
 export function machineLabelProblem(value: string): string | null {
   if (value.trim() === '') return null;
   const checked = machineLabelSchema.safeParse(value);
-  return checked.success ? null : (checked.error.issues[0]?.message ?? t`Not a machine name`);
+  if (checked.success) return null;
+  // The shared schema's English (the server's too), in the language shown.
+  const problem = checked.error.issues[0]?.message;
+  return problem ? knownText(problem) : t`Not a machine name`;
 }
 
 export interface RenameMachineModalProps {

@@ -18,13 +18,13 @@ import {
 } from '@mantine/core';
 import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router-dom';
-import { describeGraceRemaining, type LicenseCheckResult } from '../../../../../shared/bridge';
+import type { LicenseCheckResult } from '../../../../../shared/bridge';
 import { portalPaths } from '../../../../../shared/routes';
 import { AlertIcon, OfflineIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/notice';
 import { knownText } from '../../../lib/i18n/portal-i18n';
 import { useAppSelector } from '../../../lib/store-hooks';
-import { checkBadge, formatDateTime } from '../license-format';
+import { checkBadge, formatDateTime, graceRemainingText } from '../license-format';
 import { selectLicenses } from '../license-slice';
 import { useThisMachine } from '../use-this-machine';
 
@@ -85,7 +85,7 @@ function LicenseStatusView({
   const badge = checkBadge(result);
   const trialDays = result.trial?.days_left ?? 0;
   const step = nextStep(result);
-  const grace = result.offline ? describeGraceRemaining(result.offline.grace_remaining_seconds) : '';
+  const grace = result.offline ? graceRemainingText(result.offline.grace_remaining_seconds) : '';
   const leaseEnd = result.offline ? formatDateTime(result.offline.lease_expires_at) : '';
   return (
     <Stack gap={6}>

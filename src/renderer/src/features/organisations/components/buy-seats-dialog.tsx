@@ -17,6 +17,7 @@ import { formatMoney } from '../../../lib/format-money';
 import { chargedTodayText } from '../../subscriptions';
 import { formatDate } from '../organisation-format';
 import { organisationMessages, useBuySeatsMutation, useQuoteSeatsMutation } from '../organisations-endpoints';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 
 /** The price of a new seat total: per seat, due now for the rest of the period, and each charge after. */
 export function SeatQuoteSummary({ quote }: { quote: SeatQuote }) {
@@ -59,7 +60,10 @@ function checkTotal(
   const enter = i18n._(msg`Enter a number of seats`);
   if (value === '') return { problem: enter };
   const parsed = seatChangeBodySchema.safeParse({ seats: Number(value) });
-  if (!parsed.success) return { problem: parsed.error.issues[0]?.message ?? enter };
+  if (!parsed.success) {
+    const problem = parsed.error.issues[0]?.message;
+    return { problem: problem ? knownText(problem) : enter };
+  }
   if (parsed.data.seats <= bought) return { problem: i18n._(msg`More than the ${bought} seats you have`) };
   return { seats: parsed.data.seats };
 }

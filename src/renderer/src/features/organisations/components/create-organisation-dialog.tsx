@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { schemaResolver } from '@mantine/form';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { createOrganisationBodySchema, type Organisation } from '../../../../../shared/api/organisations';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { showToast } from '../../../components/data/toast';
@@ -76,7 +76,7 @@ export function CreateOrganisationDialog({ opened, onClose }: { opened: boolean;
   const navigate = useNavigate();
   const { form, restart, dialog } = useDialogForm({
     initialValues: { name: '' },
-    validate: schemaResolver(nameSchema, { sync: true }),
+    validate: schemaResolver(nameSchema),
     fields: ['name'],
     failedMessage: organisationMessages.createFailed,
     save: async ({ name }) => {

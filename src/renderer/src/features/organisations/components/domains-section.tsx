@@ -1,9 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ph } from '@lingui/core/macro';
 import { Button, Card, Group, Stack, Text, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { domainNameSchema, type OrganisationDomain } from '../../../../../shared/api/organisation-domains';
 import type { Organisation } from '../../../../../shared/api/organisations';
 import { PlusIcon, TrashIcon } from '../../../components/brand/icons';
@@ -34,7 +35,7 @@ function AddDomainForm({ organisationId }: { organisationId: string }) {
   const [failure, setFailure] = useState<string>();
   const form = useForm<{ domain: string }>({
     initialValues: { domain: '' },
-    validate: schemaResolver(addFormSchema, { sync: true }),
+    validate: schemaResolver(addFormSchema),
   });
   const submit = form.onSubmit(
     async ({ domain }) => {

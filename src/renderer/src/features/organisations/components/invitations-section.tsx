@@ -1,9 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ph, plural } from '@lingui/core/macro';
 import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import {
   type AssignableOrganisationRole,
   type Invitation,
@@ -44,7 +45,7 @@ function InviteForm({ organisation }: { organisation: Organisation }) {
   const [failure, setFailure] = useState<string>();
   const form = useForm<{ email: string; role: AssignableOrganisationRole }>({
     initialValues: { email: '', role: 'member' },
-    validate: schemaResolver(inviteFormSchema, { sync: true }),
+    validate: schemaResolver(inviteFormSchema),
   });
   const submit = form.onSubmit(
     async ({ email, role }) => {

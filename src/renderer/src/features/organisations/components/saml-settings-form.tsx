@@ -20,6 +20,7 @@ import { formatDateTime } from '../organisation-format';
 import { organisationSsoMessages, useSetOrganisationSamlMutation } from '../organisation-sso-endpoints';
 import { CopyableValue } from './copyable-value';
 import { RequireSsoSwitch, type RoleRule, RoleRules, SsoActions, type SubmitHandlerRef } from './sso-parts';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 
 type MetadataSource = 'xml' | 'url';
 
@@ -64,7 +65,7 @@ function validate(values: SamlFormValues, configured: boolean): Record<string, s
   const parsed = organisationSamlBodySchema.safeParse(bodyOf(values));
   const errors: Record<string, string> = {};
   if (!parsed.success)
-    for (const issue of parsed.error.issues) errors[issue.path.join('.')] ??= issue.message;
+    for (const issue of parsed.error.issues) errors[issue.path.join('.')] ??= knownText(issue.message);
   const body = bodyOf(values);
   if (!configured && body.metadata_xml === undefined && body.metadata_url === undefined) {
     if (values.source === 'xml') errors['metadata_xml'] = i18n._(msg`Paste the identity provider’s metadata`);

@@ -31,6 +31,7 @@ import {
   SsoActions,
   type SubmitHandlerRef,
 } from './sso-parts';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 
 interface SsoFormValues {
   issuer: string;
@@ -70,7 +71,7 @@ function validate(values: SsoFormValues, keepSecret: boolean): Record<string, st
   const parsed = organisationSsoBodySchema.safeParse(bodyOf(values, keepSecret));
   const errors: Record<string, string> = {};
   if (!parsed.success)
-    for (const issue of parsed.error.issues) errors[issue.path.join('.')] ??= issue.message;
+    for (const issue of parsed.error.issues) errors[issue.path.join('.')] ??= knownText(issue.message);
   if (!keepSecret && values.client_secret === '')
     errors['client_secret'] = i18n._(msg`Give the client secret the provider issued`);
   return errors;

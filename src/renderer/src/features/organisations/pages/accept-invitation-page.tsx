@@ -13,10 +13,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { type InvitationPreview, invitationSignUpBodySchema } from '../../../../../shared/api/organisations';
 import { passwordContainsEmail } from '../../../../../shared/password-email-rule';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
@@ -124,7 +125,7 @@ function SignUpForm({ token, preview }: { token: string; preview: InvitationPrev
   const [failure, setFailure] = useState<string>();
   const form = useForm({
     initialValues: { full_name: '', password: '', confirmPassword: '', email: preview.email },
-    validate: schemaResolver(signUpFormSchema(i18n), { sync: true }),
+    validate: schemaResolver(signUpFormSchema(i18n)),
     validateInputOnBlur: true,
   });
 

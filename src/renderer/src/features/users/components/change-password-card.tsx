@@ -2,11 +2,12 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';
 import type { I18n } from '@lingui/core';
 import { Button, Group } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { currentPasswordSchema, newPasswordSchema } from '../../../../../shared/api/common';
 import { passwordContainsEmail } from '../../../../../shared/password-email-rule';
 import { portalPaths } from '../../../../../shared/routes';
@@ -67,7 +68,7 @@ export function ChangePasswordCard({ email, id }: { email: string; id?: string }
   const [failure, setFailure] = useState<string>();
   const form = useForm<PasswordValues>({
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
-    validate: schemaResolver(passwordFormSchema(email, i18n), { sync: true }),
+    validate: schemaResolver(passwordFormSchema(email, i18n)),
     validateInputOnBlur: true,
   });
 

@@ -1,14 +1,18 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Checkbox, Code, Group, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import {
   SUPPORT_MESSAGE_MAX,
   SUPPORT_SUBJECT_MAX,
   SUPPORT_TOPICS,
   supportRequestBodySchema,
   type SupportRequestReceipt,
+  type SupportTopic,
 } from '../../../../../shared/api/support';
 import { Notice } from '../../../components/data/alert-notice';
 import { CheckIcon, MailIcon } from '../../../components/brand/icons';
@@ -23,6 +27,14 @@ const contactSchema = supportRequestBodySchema
   .extend({ includeDetails: z.boolean() });
 type ContactValues = z.input<typeof contactSchema>;
 const FIELDS = ['topic', 'subject', 'message'] as const;
+/** The topics in the language shown; the English stays the value sent, which support's mail is sorted by. */
+const TOPIC_LABELS: Record<SupportTopic, MessageDescriptor> = {
+  'Licensing and activation': msg`Licensing and activation`,
+  'Billing and payments': msg`Billing and payments`,
+  'Account and sign-in': msg`Account and sign-in`,
+  'Desktop app problem': msg`Desktop app problem`,
+  'Something else': msg`Something else`,
+};
 const INITIAL: ContactValues = { topic: SUPPORT_TOPICS[0], subject: '', message: '', includeDetails: false };
 
 /** What the customer is told once the request is stored: its reference, and where the reply comes. */
@@ -65,13 +77,13 @@ function RequestSent({ receipt, onAnother }: { receipt: SupportRequestReceipt; o
  * mails it to them; the app and account information goes with it only when the box is ticked.
  */
 export function ContactSupportCard({ details }: { details: string | null }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [send, { isLoading }] = useSendSupportRequestMutation();
   const [receipt, setReceipt] = useState<SupportRequestReceipt | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<ContactValues>({
     initialValues: INITIAL,
-    validate: schemaResolver(contactSchema, { sync: true }),
+    validate: schemaResolver(contactSchema),
     validateInputOnBlur: ['subject', 'message'],
   });
 
@@ -112,7 +124,7 @@ export function ContactSupportCard({ details }: { details: string | null }) {
           <NativeSelect
             size="md"
             label={t`Topic`}
-            data={[...SUPPORT_TOPICS]}
+            data={SUPPORT_TOPICS.map((topic) => ({ value: topic, label: i18n._(TOPIC_LABELS[topic]) }))}
             {...form.getInputProps('topic')}
           />
           <TextInput

@@ -1,9 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Group, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { z } from 'zod';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { displayText } from '../../../../../shared/api/common';
 import type { UserProfile } from '../../../../../shared/api/users';
 import { userMessages } from '../../../../../shared/messages';
@@ -27,7 +28,7 @@ export function ProfileDetailsCard({ profile }: { profile: UserProfile }) {
   const [failure, setFailure] = useState<string>();
   const form = useForm<ProfileValues>({
     initialValues: { full_name: profile.full_name ?? '', company: profile.company ?? '' },
-    validate: schemaResolver(profileFormSchema, { sync: true }),
+    validate: schemaResolver(profileFormSchema),
     validateInputOnBlur: true,
   });
 
