@@ -375,6 +375,7 @@ async function billedSeatsOf(o: OrganisationContext): Promise<number> {
         id,
         userId: o.owner.id,
         planId: license.plan_id,
+        currency: 'INR',
         provider: 'sandbox',
         providerSubscriptionId: `sub_sandbox_matrix${id.slice(0, 8)}`,
         couponId: null,

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.js';
+import { liveSubscriptionCurrencies } from './repository.js';
 
 /**
  * The currencies a plan's live subscriptions are charged in. The catalogue, which may not look at
@@ -7,15 +8,5 @@ import type { Db } from '../../platform/db/database.js';
  */
 export const createCurrenciesInUse =
   (db: Db) =>
-  async (planId: string): Promise<string[]> => {
-    const rows = await db
-      .selectFrom('subscriptions')
-      .select('currency')
-      .distinct()
-      .where('plan_id', '=', planId)
-      .where('status', '!=', 'cancelled')
-      // Every row has one since 0054 filled them in.
-      .where('currency', 'is not', null)
-      .execute();
-    return rows.flatMap((row) => (row.currency ? [row.currency] : []));
-  };
+  (planId: string): Promise<string[]> =>
+    liveSubscriptionCurrencies(db, planId);

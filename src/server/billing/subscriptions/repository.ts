@@ -333,3 +333,17 @@ export const dueAtProvider = (db: DbOrTransaction, stopBefore: string): Promise<
     .orderBy('updated_at')
     .limit(100)
     .execute();
+
+/** The currencies the plan's subscriptions not yet ended are charged in. */
+export async function liveSubscriptionCurrencies(db: DbOrTransaction, planId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('currency')
+    .distinct()
+    .where('plan_id', '=', planId)
+    .where('status', '!=', 'cancelled')
+    // Every row has one since 0054 filled them in.
+    .where('currency', 'is not', null)
+    .execute();
+  return rows.flatMap((row) => (row.currency ? [row.currency] : []));
+}
