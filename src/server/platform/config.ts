@@ -285,17 +285,12 @@ const environmentSchema = z.object({
     .default('INR'),
   PAYMENT_CURRENCIES: z
     .string()
+    .regex(
+      /^\s*[A-Z]{3}\s*(,\s*[A-Z]{3}\s*)*$/,
+      'must list three-letter ISO 4217 codes in capitals, separated by commas, e.g. INR,USD,EUR',
+    )
     .default('INR,USD,EUR')
-    .transform((list) => list.split(',').map((code) => code.trim()))
-    .pipe(
-      z
-        .array(
-          z
-            .string()
-            .regex(/^[A-Z]{3}$/, 'must list three-letter ISO 4217 codes in capitals, e.g. INR,USD,EUR'),
-        )
-        .min(1, 'must list at least one currency'),
-    ),
+    .transform((list) => list.split(',').map((code) => code.trim())),
   RAZORPAY_KEY_ID: z
     .string()
     .regex(/^rzp_\w+$/, 'must be a Razorpay key id (rzp_test_… or rzp_live_…)')

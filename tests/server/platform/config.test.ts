@@ -439,10 +439,11 @@ describe('loadConfig', () => {
   describe('payments', () => {
     const razorpayKeys = { RAZORPAY_KEY_ID: 'rzp_test_Abc123', RAZORPAY_KEY_SECRET: 'key-secret-123' };
 
-    it('uses the sandbox in INR when no Razorpay keys are set', () => {
+    it('uses the sandbox in INR, taking INR, USD and EUR, when no Razorpay keys are set', () => {
       expect(loadConfig({}).payments).toEqual({
         provider: 'sandbox',
         currency: 'INR',
+        currencies: ['INR', 'USD', 'EUR'],
         razorpay: undefined,
         sandboxSecret: undefined,
         checkoutExpiryMinutes: 60,
@@ -468,8 +469,21 @@ describe('loadConfig', () => {
       expect(config.payments).toMatchObject({
         provider: 'sandbox',
         currency: 'USD',
+        // The home currency first, then the others taken.
+        currencies: ['USD', 'INR', 'EUR'],
         sandboxSecret: 's'.repeat(32),
       });
+    });
+
+    it('PAYMENT_CURRENCIES lists the currencies taken; the home one is always among them', () => {
+      expect(loadConfig({ PAYMENT_CURRENCIES: 'GBP, USD' }).payments.currencies).toEqual([
+        'INR',
+        'GBP',
+        'USD',
+      ]);
+      expect(loadConfig({ PAYMENT_CURRENCY: 'EUR', PAYMENT_CURRENCIES: 'EUR' }).payments.currencies).toEqual([
+        'EUR',
+      ]);
     });
 
     it('PAYMENT_PROVIDER=razorpay without keys is listed with the other bad variables', () => {
@@ -493,6 +507,7 @@ describe('loadConfig', () => {
           problemsOf({
             PAYMENT_PROVIDER: 'stripe',
             PAYMENT_CURRENCY: 'rupees',
+            PAYMENT_CURRENCIES: 'INR,dollars',
             RAZORPAY_KEY_ID: 'not-a-key',
             RAZORPAY_KEY_SECRET: 'short',
             RAZORPAY_WEBHOOK_SECRET: 'short',
@@ -500,6 +515,7 @@ describe('loadConfig', () => {
           }),
         ).sort(),
       ).toEqual([
+        'PAYMENT_CURRENCIES',
         'PAYMENT_CURRENCY',
         'PAYMENT_PROVIDER',
         'PAYMENT_SANDBOX_SECRET',
