@@ -138,7 +138,7 @@ describePortal('administrators at work in the console', (portal) => {
     await pro.getByText('AI chat: 6,500 messages per month', { exact: true }).waitFor();
   });
 
-  it('prices a new package only in the currency payments are taken in; the API refuses any other', async () => {
+  it('prices a new package in the currencies payments are taken in, one price per currency; the API refuses any other', async () => {
     const page = await adminPage();
     await page.goto('/admin/packages');
     await page.getByRole('heading', { level: 1, name: 'Packages' }).waitFor();
@@ -146,21 +146,27 @@ describePortal('administrators at work in the console', (portal) => {
     const dialog = page.getByRole('dialog', { name: 'New package' });
     const currency = dialog.getByRole('combobox', { name: 'Currency' });
     await expect.poll(() => currency.inputValue()).toBe('INR');
-    expect(await currency.locator('option').allTextContents()).toEqual(['INR']);
+    expect(await currency.locator('option').allTextContents()).toEqual(['INR', 'USD', 'EUR']);
+    // Its own currency is the package's price; each other one has a field of its own.
+    await dialog.getByRole('textbox', { name: 'Price in USD' }).waitFor();
+    await dialog.getByRole('textbox', { name: 'Price in EUR' }).waitFor();
+    expect(await dialog.getByRole('textbox', { name: 'Price in INR' }).count()).toBe(0);
+    await currency.selectOption('EUR');
+    await dialog.getByRole('textbox', { name: 'Price in INR' }).waitFor();
+    expect(await dialog.getByRole('textbox', { name: 'Price in EUR' }).count()).toBe(0);
     // In words: no setting's name is shown in the console.
-    await dialog.getByText('The currency payments are taken in.', { exact: true }).waitFor();
-    expect(await dialog.getByText('PAYMENT_CURRENCY').count()).toBe(0);
+    expect(await dialog.getByText('PAYMENT_CURRENCIES').count()).toBe(0);
 
-    // What the form cannot send, the API refuses, naming the currency payments are taken in.
+    // What the form cannot send, the API refuses, naming the currencies payments are taken in.
     const refused = await callApi(portal.server, {
       method: 'POST',
       path: '/plans',
       token: await accessToken(portal.server, portal.server.admin),
       body: {
-        code: 'dollars',
-        name: 'Dollars',
+        code: 'pounds',
+        name: 'Pounds',
         price_minor: 999,
-        currency: 'USD',
+        currency: 'GBP',
         billing_interval: 'month',
         max_activations: 1,
       },
@@ -168,8 +174,8 @@ describePortal('administrators at work in the console', (portal) => {
     expect(refused.statusCode).toBe(400);
     const body = refused.json<{ code: string; message: string }>();
     expect(body.code).toBe('unsupported_currency');
-    expect(body.message).toContain('the currency payments are taken in');
-    expect(body.message).not.toContain('PAYMENT_CURRENCY');
+    expect(body.message).toContain('the currencies payments are taken in');
+    expect(body.message).not.toContain('PAYMENT_CURRENCIES');
   });
 
   it('cannot delete a feature packages include: the button says which packages, on hover and keyboard focus', async () => {
