@@ -151,6 +151,7 @@ describeOnEveryDatabase(
         key_id: KEY_ID,
         sandbox: false,
         currency: 'INR',
+        currencies: ['INR', 'USD', 'EUR'],
       });
     });
 
