@@ -139,7 +139,11 @@ describePortal(
       await card.getByRole('button', { name: 'Subscribe anyway — ₹999 / month' }).click();
       const answer = await opened;
       expect(answer.status()).toBe(201);
-      expect(answer.request().postDataJSON()).toEqual({ plan_id: pro.id, confirm_lifetime_overlap: true });
+      expect(answer.request().postDataJSON()).toEqual({
+        plan_id: pro.id,
+        currency: 'INR',
+        confirm_lifetime_overlap: true,
+      });
       await page.getByRole('dialog', { name: 'Sandbox checkout' }).waitFor();
     });
   },
