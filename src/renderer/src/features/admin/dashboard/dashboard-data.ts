@@ -189,15 +189,20 @@ export const LICENSE_STATUS_CHART: Record<LicenseStatus, ChartEntry> = {
   paused: { label: msg`Paused`, counted: msg({ message: '{count} paused' }), color: 'blue.6' },
 };
 
+/** An entry's "{count} …" with the count written as the language shown writes numbers. */
+function countedText(entry: ChartEntry, count: number): string {
+  // Not spread inline into `i18n._({ … })`: Lingui's extractor reads an object literal there as a
+  // message descriptor and fails on the spread ("Cannot read properties of undefined").
+  const descriptor: MessageDescriptor = { ...entry.counted, values: { count: formatCount(count) } };
+  return i18n._(descriptor);
+}
+
 /** Licenses per effective status, in a fixed order, for the donut and its table. */
 export const licenseStatusData = (byStatus: DashboardStats['licenses']['by_status']) =>
   LICENSE_STATUSES.map((status) => ({
     status,
     name: i18n._(LICENSE_STATUS_CHART[status].label),
-    counted: i18n._({
-      ...LICENSE_STATUS_CHART[status].counted,
-      values: { count: formatCount(byStatus[status]) },
-    }),
+    counted: countedText(LICENSE_STATUS_CHART[status], byStatus[status]),
     value: byStatus[status],
     color: LICENSE_STATUS_CHART[status].color,
   }));
@@ -214,10 +219,7 @@ export const severityData = (bySeverity: DashboardStats['security']['by_severity
   [...SECURITY_SEVERITIES].reverse().map((severity) => ({
     severity,
     name: i18n._(SEVERITY_CHART[severity].label),
-    counted: i18n._({
-      ...SEVERITY_CHART[severity].counted,
-      values: { count: formatCount(bySeverity[severity]) },
-    }),
+    counted: countedText(SEVERITY_CHART[severity], bySeverity[severity]),
     value: bySeverity[severity],
     color: SEVERITY_CHART[severity].color,
   }));
