@@ -385,7 +385,7 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             description={
               paymentCurrencies && !paymentCurrencies.includes(currency)
                 ? t`Payments are taken in ${takenIn}: this package cannot be bought in ${currency}.`
-                : t`Its own price's currency: customers elsewhere pay the price below in theirs.`
+                : t`The currency of this price.`
             }
             size="md"
             required
