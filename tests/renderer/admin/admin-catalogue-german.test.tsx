@@ -7,9 +7,8 @@ import type { Coupon } from '../../../src/shared/api/coupons';
 import type { Feature } from '../../../src/shared/api/features';
 import type { Plan } from '../../../src/shared/api/plans';
 import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
-import { FakeApi, testUser } from '../support/fake-api';
-import { renderApp } from '../support/render-app';
-import { tabServices } from '../support/services';
+import { FakeApi } from '../support/fake-api';
+import { renderAppInLanguage } from '../support/render-app';
 import { withOwnPrice } from '../support/plan-prices';
 
 // The page is lazy, the session gate runs first and the German catalogs load: that takes a while.
@@ -140,23 +139,7 @@ afterEach(async () => {
 });
 
 /** `path` for a signed-in administrator whose account chose German (the account's language wins). */
-async function openInGerman(path: string) {
-  const account = {
-    ...testUser,
-    role: 'admin' as const,
-    preferences: { ...testUser.preferences, language: 'de' },
-  };
-  api.on('GET /users/me', () => ({ json: account }));
-  const { services } = tabServices(api.baseURL);
-  api.role = 'admin';
-  const issued = api.issue();
-  await services.tokens.save({
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    user: account,
-  });
-  return renderApp(services, path);
-}
+const openInGerman = (path: string) => renderAppInLanguage(api, path, 'de', undefined, 'admin');
 
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name }, { timeout: 60_000 });
 

@@ -6,9 +6,8 @@ import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
 import type { AdminRelease } from '../../../src/shared/api/distribution';
 import type { AdminSupportRequest } from '../../../src/shared/api/support';
 import type { WebhookDelivery, WebhookEndpoint } from '../../../src/shared/api/webhooks';
-import { FakeApi, testUser } from '../support/fake-api';
-import { renderApp } from '../support/render-app';
-import { tabServices } from '../support/services';
+import { FakeApi } from '../support/fake-api';
+import { renderAppInLanguage } from '../support/render-app';
 
 // The admin console's code and its German catalogs load first: on a busy machine that takes a while.
 configure({ asyncUtilTimeout: 30_000 });
@@ -92,27 +91,8 @@ afterEach(async () => {
   await api.close();
 });
 
-/**
- * `path` for an administrator whose account chose German (the account's language wins), signed in
- * as `renderAppInLanguage` signs in a customer.
- */
-async function openInGerman(path: string) {
-  const account = {
-    ...testUser,
-    role: 'admin' as const,
-    preferences: { ...testUser.preferences, language: 'de' },
-  };
-  api.on('GET /users/me', () => ({ json: account }));
-  const { services } = tabServices(api.baseURL);
-  api.role = 'admin';
-  const issued = api.issue();
-  await services.tokens.save({
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    user: account,
-  });
-  renderApp(services, path);
-}
+/** `path` for a signed-in administrator whose account chose German (the account's language wins). */
+const openInGerman = (path: string) => renderAppInLanguage(api, path, 'de', undefined, 'admin');
 
 describe('the admin console’s support, releases, webhooks and usage in German', { timeout: 120_000 }, () => {
   it('a support request’s drawer: its fields, state, handling and the missing information', async () => {

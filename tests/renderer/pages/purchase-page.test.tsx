@@ -11,49 +11,37 @@ import { fakeRazorpayCheckout } from '../support/fake-razorpay';
 import { FakeApi, problem } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 import { makeLicense } from '../support/signed-in';
-import { withOwnPrice } from '../support/plan-prices';
+import { plan as sharedPlan } from '../support/api-answers';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 /** Several requests and renders in a row, on a machine that runs other suites at the same time. */
 const SLOW = { timeout: 8000 };
 
+/** What every plan here includes, unless a test says otherwise. */
+const FEATURES: Plan['features'] = [
+  {
+    feature_id: 'f-chat',
+    key: 'ai_chat',
+    name: 'AI chat',
+    kind: 'metered',
+    period: 'day',
+    unit: 'messages',
+    limit: 5000,
+    overage: { policy: 'stop', price_minor: null, per_units: 1, cap: null },
+    pack: null,
+  },
+];
+
+/** A paid monthly plan of three machines at ₹999, as the shared fixture writes plans. */
 const plan = (id: string, extra: Partial<Plan> = {}): Plan =>
-  withOwnPrice({
-    id,
-    code: id,
-    name: id,
+  sharedPlan(id, {
     description: `${id} plan`,
     price_minor: 99_900,
-    currency: 'INR',
     billing_interval: 'month',
     max_activations: 3,
-    seat_based: false,
-    trial_days: 0,
-    deactivations_per_30_days: 3,
-    fingerprint_threshold: 3,
-    is_public: true,
-    is_active: true,
-    is_draft: false,
-    sort_order: 0,
-    update_months: null,
-    renews_updates_of: null,
-    floating: null,
-    features: [
-      {
-        feature_id: 'f-chat',
-        key: 'ai_chat',
-        name: 'AI chat',
-        kind: 'metered',
-        period: 'day',
-        unit: 'messages',
-        limit: 5000,
-        overage: { policy: 'stop', price_minor: null, per_units: 1, cap: null },
-        pack: null,
-      },
-    ],
-    archived_at: null,
     created_at: NOW,
     updated_at: NOW,
+    features: FEATURES,
     ...extra,
   });
 

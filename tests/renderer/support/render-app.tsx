@@ -35,14 +35,21 @@ export async function servicesFor(api: FakeApi, visitor: Visitor): Promise<Servi
 }
 
 /**
- * The whole portal at `path` for a signed-in user whose account chose `language` (the account's
- * language wins over the browser's), on `machine` when the screen reads this machine's license.
+ * The whole portal at `path` for a signed-in user (or administrator) whose account chose `language`
+ * (the account's language wins over the browser's), on `machine` when the screen reads this
+ * machine's license.
  */
-export async function renderAppInLanguage(api: FakeApi, path: string, language: string, machine?: string) {
-  const account = { ...testUser, preferences: { ...testUser.preferences, language } };
+export async function renderAppInLanguage(
+  api: FakeApi,
+  path: string,
+  language: string,
+  machine?: string,
+  role: 'user' | 'admin' = 'user',
+) {
+  const account = { ...testUser, role, preferences: { ...testUser.preferences, language } };
   api.on('GET /users/me', () => ({ json: account }));
   const { services } = tabServices(api.baseURL);
-  api.role = 'user';
+  api.role = role;
   const issued = api.issue();
   await services.tokens.save({
     accessToken: issued.access_token,
