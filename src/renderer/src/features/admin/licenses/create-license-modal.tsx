@@ -1,6 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
 import { NativeSelect } from '@mantine/core';
-import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
@@ -19,6 +18,7 @@ import {
 } from './license-forms';
 import { issuablePlans, planLabel } from './plan-options';
 import { UserPicker } from './user-picker';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 
 export interface CreateLicenseModalProps {
   opened: boolean;
@@ -51,7 +51,7 @@ export function CreateLicenseModal({
   const [createLicense] = useCreateLicenseMutation();
   const { form, restart, dialog } = useDialogForm<CreateLicenseValues>({
     initialValues: initial(userId),
-    validate: schemaResolver(createLicenseFormSchema, { sync: true }),
+    validate: schemaResolver(createLicenseFormSchema),
     fields: CREATE_LICENSE_FIELDS,
     failedMessage: adminMessages.createLicenseFailed,
     save: async (values) => {

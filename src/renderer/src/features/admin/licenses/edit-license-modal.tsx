@@ -2,7 +2,6 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NativeSelect, Text } from '@mantine/core';
-import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
@@ -21,6 +20,7 @@ import {
   toUpdateLicenseRequest,
 } from './license-forms';
 import { planLabel } from './plan-options';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 
 export interface EditLicenseModalProps {
   /** The license being edited (never a revoked one); null keeps the modal closed. */
@@ -45,7 +45,7 @@ export function EditLicenseModal({ license, plans, onClose, onSaved }: EditLicen
   );
   const { form, restart, dialog } = useDialogForm<EditLicenseValues>({
     initialValues: { status: 'active', plan_id: '', seats: 1, expiry: 'never', expires_on: '' },
-    validate: schemaResolver(schema, { sync: true }),
+    validate: schemaResolver(schema),
     fields: EDIT_LICENSE_FIELDS,
     failedMessage: adminMessages.updateLicenseFailed,
     save: async (values) => {

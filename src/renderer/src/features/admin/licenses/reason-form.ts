@@ -1,7 +1,8 @@
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { AdminLicense } from '../../../../../shared/api/admin';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 
 /**
  * The form of an action on a license that asks the administrator why (revoke, reset the
@@ -14,7 +15,7 @@ export function useLicenseReasonForm(
   const [failure, setFailure] = useState<string>();
   const form = useForm({
     initialValues: { reason: '' },
-    validate: schemaResolver(schema, { sync: true }),
+    validate: schemaResolver(schema),
   });
   const { reset } = form;
   useEffect(() => {

@@ -2,7 +2,6 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { ph } from '@lingui/core/macro';
 import { optionsIn } from '../options-in';
 import { Group, NativeSelect, Text, TextInput } from '@mantine/core';
-import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import type { AdminUserDetail } from '../../../../../shared/api/admin';
 import { adminMessages } from '../../../../../shared/messages';
@@ -20,6 +19,7 @@ import {
   emptyCreateUser,
   toCreateUserRequest,
 } from './user-forms';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 
 export interface CreateUserModalProps {
   opened: boolean;
@@ -36,7 +36,7 @@ export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalP
   const [createUser] = useCreateUserMutation();
   const { form, restart, dialog } = useDialogForm<CreateUserValues>({
     initialValues: emptyCreateUser,
-    validate: schemaResolver(createUserFormSchema, { sync: true }),
+    validate: schemaResolver(createUserFormSchema),
     fields: CREATE_USER_FIELDS,
     failedMessage: adminMessages.createUserFailed,
     save: async (values) => {

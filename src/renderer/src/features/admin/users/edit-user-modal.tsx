@@ -2,7 +2,6 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { ph } from '@lingui/core/macro';
 import { optionsIn } from '../options-in';
 import { Alert, Group, NativeSelect, TextInput } from '@mantine/core';
-import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
 import type { AdminUser, AdminUserDetail } from '../../../../../shared/api/admin';
@@ -20,6 +19,7 @@ import {
   editValuesOf,
   toUpdateUserRequest,
 } from './user-forms';
+import { schemaResolver } from '../../../components/forms/schema-resolver';
 
 export interface EditUserModalProps {
   /** The account being edited; null keeps the modal closed. */
@@ -38,7 +38,7 @@ export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
   const [updateUser] = useUpdateUserMutation();
   const { form, restart, dialog } = useDialogForm<EditUserValues>({
     initialValues: user ? editValuesOf(user) : editValuesOf(placeholder),
-    validate: schemaResolver(editUserFormSchema, { sync: true }),
+    validate: schemaResolver(editUserFormSchema),
     fields: EDIT_USER_FIELDS,
     failedMessage: adminMessages.updateUserFailed,
     save: async (values) => {
