@@ -2,6 +2,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 import type { Plan } from '../../../../shared/api/plans';
 import { currencyOfCountry, priceFor } from '../../../../shared/currencies';
 import { CURRENCY_STORAGE_KEY } from '../../../../shared/storage-keys';
+import { useHydrated } from '../../lib/use-hydrated';
 
 /*
  * The currency prices are shown and paid in (issue 34, item 7): the one the visitor chose in this
@@ -12,6 +13,8 @@ import { CURRENCY_STORAGE_KEY } from '../../../../shared/storage-keys';
  */
 
 const listeners = new Set<() => void>();
+/** A choice made while storage refused it: kept for this page's life. */
+let memoryChoice: string | null = null;
 const notify = () => listeners.forEach((listener) => listener());
 
 function subscribe(listener: () => void): () => void {
@@ -56,11 +59,7 @@ export function useShownCurrency(billingCountry?: string | null): {
   choose: (currency: string) => void;
 } {
   const chosen = useSyncExternalStore(subscribe, storedChoice, noChoice);
-  const hydrated = useSyncExternalStore(
-    subscribe,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   const choose = useCallback((currency: string) => {
     try {
       window.localStorage.setItem(CURRENCY_STORAGE_KEY, currency);
@@ -74,9 +73,6 @@ export function useShownCurrency(billingCountry?: string | null): {
   const currency = chosen ?? memoryChoice ?? currencyOfCountry(billingCountry ?? browserRegion());
   return { currency, choose };
 }
-
-/** A choice made while storage refused it: kept for this page's life. */
-let memoryChoice: string | null = null;
 
 /** The plan at its price in `currency` when it is sold in it, else at its own. */
 export function inCurrency(plan: Plan, currency: string | null): Plan {
