@@ -395,7 +395,7 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
         </SimpleGrid>
         {free ? null : (
           <PackagePricesEditor
-            form={form}
+            inputProps={form.getInputProps}
             currencies={(paymentCurrencies ?? []).filter((other) => other !== currency)}
             own={currency}
           />

@@ -1,7 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { UseFormReturnType } from '@mantine/form';
-import type { PackageValues } from './package-details-form';
+import type { GetInputPropsReturnType } from '@mantine/form';
 import { minorDigits } from './package-format';
 
 /**
@@ -10,11 +9,12 @@ import { minorDigits } from './package-format';
  * currency when the package has a price in it, else in the package's own; nothing is converted.
  */
 export function PackagePricesEditor({
-  form,
+  inputProps,
   currencies,
   own,
 }: {
-  form: UseFormReturnType<PackageValues>;
+  /** The package form's `getInputProps`: each price is its `other_prices.<currency>` field. */
+  inputProps: (path: `other_prices.${string}`) => GetInputPropsReturnType;
   /** The currencies payments are taken in besides the package's own. */
   currencies: readonly string[];
   own: string;
@@ -39,7 +39,7 @@ export function PackagePricesEditor({
             decimalScale={minorDigits(currency)}
             allowNegative={false}
             thousandSeparator=","
-            {...form.getInputProps(`other_prices.${currency}`)}
+            {...inputProps(`other_prices.${currency}`)}
           />
         ))}
       </SimpleGrid>
