@@ -5,7 +5,7 @@ import type { Feature } from '../../../src/shared/api/features';
 import type { Plan, PlanFeature } from '../../../src/shared/api/plans';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
-import { withOwnPrice } from '../support/plan-prices';
+import { plan as sharedPlan } from '../support/api-answers';
 
 // The page is lazy and the session gate runs first: under a loaded machine that takes more than a second.
 configure({ asyncUtilTimeout: 5000 });
@@ -50,28 +50,10 @@ const planFeature = (feature: Feature, limit: number | null): PlanFeature => ({
 });
 
 const makePlan = (id: string, extra: Partial<Plan> = {}): Plan =>
-  withOwnPrice({
-    id,
-    code: id,
-    name: id,
-    description: '',
+  sharedPlan(id, {
     price_minor: 99_900,
-    currency: 'INR',
     billing_interval: 'month',
     max_activations: 3,
-    seat_based: false,
-    trial_days: 0,
-    deactivations_per_30_days: 3,
-    fingerprint_threshold: 3,
-    is_public: true,
-    is_active: true,
-    is_draft: false,
-    sort_order: 0,
-    update_months: null,
-    renews_updates_of: null,
-    floating: null,
-    features: [],
-    archived_at: null,
     created_at: NOW,
     updated_at: NOW,
     ...extra,

@@ -10,35 +10,19 @@ import { formatMoney } from '../../../src/renderer/src/lib/format-money';
 import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
 import { FakeApi, testUser } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
-import { withOwnPrice } from '../support/plan-prices';
+import { plan as sharedPlan } from '../support/api-answers';
 
 // The Subscriptions page shown in German (issue 34): its sentences, its status words, the plurals
 // of a pause's length and the recurring price all come from the German catalog.
 
 const NOW = '2026-11-27T10:00:00.000Z';
 
-const PRO: Plan = withOwnPrice({
-  id: 'pro-monthly',
-  code: 'pro-monthly',
+const PRO: Plan = sharedPlan('pro-monthly', {
   name: 'Pro',
   description: 'Pro plan',
   price_minor: 99_900,
-  currency: 'INR',
   billing_interval: 'month',
   max_activations: 3,
-  seat_based: false,
-  trial_days: 0,
-  deactivations_per_30_days: 3,
-  fingerprint_threshold: 3,
-  is_public: true,
-  is_active: true,
-  is_draft: false,
-  sort_order: 0,
-  update_months: null,
-  renews_updates_of: null,
-  floating: null,
-  features: [],
-  archived_at: null,
   created_at: NOW,
   updated_at: NOW,
 });

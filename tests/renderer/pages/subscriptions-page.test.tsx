@@ -13,34 +13,18 @@ import { fakeRazorpayCheckout } from '../support/fake-razorpay';
 import { FakeApi, problem } from '../support/fake-api';
 import { makeLicense } from '../support/signed-in';
 import { renderApp, servicesFor } from '../support/render-app';
-import { withOwnPrice } from '../support/plan-prices';
+import { plan as sharedPlan } from '../support/api-answers';
 
 const NOW = '2026-11-27T10:00:00.000Z';
 const SLOW = { timeout: 8000 };
 
 const plan = (id: string, name: string, price: number, interval: 'month' | 'year'): Plan =>
-  withOwnPrice({
-    id,
-    code: id,
+  sharedPlan(id, {
     name,
     description: `${name} plan`,
     price_minor: price,
-    currency: 'INR',
     billing_interval: interval,
     max_activations: 3,
-    seat_based: false,
-    trial_days: 0,
-    deactivations_per_30_days: 3,
-    fingerprint_threshold: 3,
-    is_public: true,
-    is_active: true,
-    is_draft: false,
-    sort_order: 0,
-    update_months: null,
-    renews_updates_of: null,
-    floating: null,
-    features: [],
-    archived_at: null,
     created_at: NOW,
     updated_at: NOW,
   });
