@@ -8,11 +8,11 @@ import { photograph, showScheme } from './support/photograph.js';
 import { describePortal, pathOf, signIn } from './support/portal.js';
 
 /**
- * Issue 34, "their data", in Chromium: a customer asks for their data on Profile, watches it
- * prepared, and downloads the archive from the link mailed to them; then deletes their account,
- * signs in during the grace period and cancels it, deletes it again, and once the grace period is
- * over cannot sign in, while the administrator still finds their payment and its invoice with the
- * buyer's details. The Profile's new parts are photographed on a desktop and a phone, light and dark.
+ * Issue 34, "their data", in Chromium and in the customer's language: a Spanish customer asks for
+ * their data on Profile, watches it prepared, and downloads the archive from the link mailed to them
+ * in Spanish; a Hindi customer deletes their account, signs in during the grace period and cancels
+ * it, deletes it again, and once the grace period is over cannot sign in, while the administrator
+ * still finds their payment and its invoice with the buyer's details. The Profile's new parts are photographed on a desktop and a phone, light and dark.
  */
 
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' };
@@ -54,24 +54,13 @@ describePortal(
       return response.json<Record<string, unknown>>();
     }
 
-    /** The Profile's "Delete account" card, its dialog confirmed. */
-    async function deleteAccount(page: Page) {
-      await page.goto('/profile');
-      const card = page.getByRole('region', { name: 'Delete account' });
-      await card.getByRole('button', { name: 'Delete my account' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
-      await dialog.getByText(/subscriptions are cancelled/).waitFor();
-      await dialog.getByText(/stops working on your machines at their next check/).waitFor();
-      await dialog.getByRole('checkbox', { name: /I understand/ }).check();
-      await dialog.getByRole('button', { name: 'Delete my account' }).click();
-      await page.getByRole('region', { name: 'Account deletion' }).waitFor();
-    }
-
-    it('exports, deletes, cancels, deletes again and is erased after the grace period; the invoice stays', async () => {
-      const user = await portal.server.createUser({ fullName: 'Hana Leaving' });
+    /** A customer who reads the portal in `language` and has paid for Pro once, so has an invoice. */
+    async function payingCustomer(fullName: string, language: 'es' | 'hi') {
+      const user = await portal.server.createUser({ fullName });
       const token = (await call('POST', '/auth/login/json', undefined, user)).access_token as string;
+      await call('PUT', '/users/me/preferences', token, { language });
       await call('PUT', '/billing/details', token, {
-        name: 'Hana Leaving Studio',
+        name: `${fullName} Studio`,
         address_line1: '12 Residency Road',
         city: 'Bengaluru',
         postal_code: '560025',
@@ -89,26 +78,56 @@ describePortal(
         { outcome: 'pay' },
       );
       await call('POST', '/subscriptions/verify', token, paid);
-      const { id: userId } = await portal.server.app.db
+      const { id } = await portal.server.app.db
         .selectFrom('users')
         .select('id')
         .where('email', '=', user.email)
         .executeTakeFirstOrThrow();
+      return { ...user, id };
+    }
 
-      // The export: asked for on Profile, prepared by the scheduler, the link mailed.
-      const page = await portal.newPage(DESKTOP);
-      await signIn(page, user.email, user.password);
+    /** Signs in on the sign-in page as a browser set to Hindi shows it. */
+    async function signInInHindi(page: Page, email: string, password: string) {
+      await page.goto('/login');
+      const form = page.locator('form');
+      await form.getByRole('textbox', { name: 'ई-मेल' }).fill(email);
+      await form.getByRole('textbox', { name: 'पासवर्ड', exact: true }).fill(password);
+      await form.getByRole('button', { name: 'साइन इन करें' }).click();
+    }
+
+    /** The Profile's "Delete account" card in Hindi, its dialog confirmed. */
+    async function deleteAccountInHindi(page: Page) {
       await page.goto('/profile');
-      const yourData = page.getByRole('region', { name: 'Your data' });
-      await yourData.getByRole('button', { name: 'Download my data' }).click();
-      await yourData.getByText(/^Preparing your archive… \d+%$/).waitFor();
+      const card = page.getByRole('region', { name: 'खाता हटाएँ' });
+      await card.getByRole('button', { name: 'मेरा खाता हटाएँ' }).click();
+      const dialog = page.getByRole('dialog', { name: 'अपना खाता हटाएँ?' });
+      await dialog.getByText(/आपके सब्सक्रिप्शन रद्द हो जाते हैं/).waitFor();
+      await dialog.getByText(/डेस्कटॉप ऐप काम करना बंद कर देता है/).waitFor();
+      await dialog.getByRole('checkbox', { name: /मैं समझता\/समझती हूँ/ }).check();
+      await dialog.getByRole('button', { name: 'मेरा खाता हटाएँ' }).click();
+      await page.getByRole('region', { name: 'खाता हटाना' }).waitFor();
+    }
+
+    it('a Spanish customer asks for their data on Profile and downloads the archive from the Spanish mail', async () => {
+      const customer = await payingCustomer('Lucía Datos', 'es');
+
+      // Asked for on Profile, which reads Spanish, prepared by the scheduler, the link mailed in Spanish.
+      const page = await portal.newPage(DESKTOP);
+      await signIn(page, customer.email, customer.password);
+      await page.goto('/profile');
+      const yourData = page.getByRole('region', { name: 'Tus datos' });
+      await yourData.getByRole('button', { name: 'Descargar mis datos' }).click();
+      await yourData.getByText(/^Preparando tu archivo… \d+\s%$/).waitFor();
       await portal.server.app.scheduler.runOnce();
-      await yourData.getByText('Your archive is ready').waitFor({ timeout: 15_000 });
+      await yourData.getByText('Tu archivo está listo').waitFor({ timeout: 15_000 });
+      expect(await page.getByRole('main').innerText()).not.toContain('Your data');
       await portal.server.app.mailOutbox.drain();
       const mail = (await readOutbox(portal.server.outboxDir)).find(
-        (sent) => sent.to.includes(user.email) && sent.subject.includes('data export is ready'),
+        (sent) =>
+          sent.to.includes(customer.email) && /^Tu exportación de datos de .+ está lista$/.test(sent.subject),
       );
-      expect(mail, 'the export mail').toBeDefined();
+      expect(mail, 'the export mail, in Spanish').toBeDefined();
+      expect(mail!.text).toContain('Descargar mis datos');
       const link = /https?:\/\/\S+(\/api\/v1\/data-exports\/[A-Za-z0-9_-]+)/.exec(mail!.text)?.[1];
       expect(link, mail!.text).toBeDefined();
       // The link works in a browser with no session and no client key.
@@ -129,39 +148,39 @@ describePortal(
           `${name} in ${names.join(', ')}`,
         ).toBe(true);
       expect(names.some((entry) => /\/invoices\/INV-\d{6}\.pdf$/.test(entry))).toBe(true);
+    });
+
+    it('a Hindi customer deletes, cancels in the grace period, deletes again and is erased; the invoice stays', async () => {
+      const customer = await payingCustomer('Hana Leaving', 'hi');
+      const HINDI: BrowserContextOptions = { ...DESKTOP, locale: 'hi-IN' };
 
       // Deleted, then signing in during the grace period shows it at once, and cancelling keeps the account.
-      await deleteAccount(page);
-      const returning = await portal.newPage(DESKTOP);
-      await signIn(returning, user.email, user.password);
-      const banner = returning.getByRole('region', { name: 'Account deletion' });
-      await banner.getByText(/It will be erased on/).waitFor();
-      await banner.getByRole('button', { name: 'Cancel deletion' }).click();
-      await returning.getByText('Deletion cancelled').waitFor();
+      const page = await portal.newPage(HINDI);
+      await signInInHindi(page, customer.email, customer.password);
+      await expect.poll(() => pathOf(page)).not.toBe('/login');
+      await deleteAccountInHindi(page);
+      const returning = await portal.newPage(HINDI);
+      await signInInHindi(returning, customer.email, customer.password);
+      const banner = returning.getByRole('region', { name: 'खाता हटाना' });
+      await banner.getByText(/मिटा दिया जाएगा/).waitFor();
+      await banner.getByRole('button', { name: 'हटाना रद्द करें' }).click();
+      await returning.getByText('हटाना रद्द किया गया').waitFor();
       await banner.waitFor({ state: 'detached' });
 
       // Deleted again; the grace period passes and the scheduler erases the account.
-      await deleteAccount(returning);
+      await deleteAccountInHindi(returning);
       portal.server.clock.advance(14 * DAY + 60_000);
       await portal.server.app.scheduler.runOnce();
       const erased = await portal.server.app.db
         .selectFrom('users')
         .select(['email', 'erased_at'])
-        .where('id', '=', userId)
+        .where('id', '=', customer.id)
         .executeTakeFirstOrThrow();
       expect(erased.erased_at).not.toBeNull();
 
-      const late = await portal.newPage(DESKTOP);
-      await late.goto('/login');
-      const form = late.locator('form');
-      await form.getByRole('textbox', { name: 'E-mail' }).fill(user.email);
-      await form.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
-      await form.getByRole('button', { name: 'Sign in' }).click();
-      await late
-        .getByRole('alert')
-        .filter({ hasText: /invalid|incorrect/i })
-        .first()
-        .waitFor();
+      const late = await portal.newPage(HINDI);
+      await signInInHindi(late, customer.email, customer.password);
+      await late.getByRole('alert').filter({ hasText: 'ई-मेल या पासवर्ड गलत है' }).first().waitFor();
       expect(pathOf(late)).toBe('/login');
 
       // The administrator still finds the payment and its invoice, billed to the buyer as issued.
