@@ -7,7 +7,7 @@ import { WEB_API_KEY } from '../support/test-server.js';
 import { describePortal, signIn } from './support/portal.js';
 
 /**
- * Issue 34's journey in Chromium: a customer in Germany whose account reads German sees the
+ * Issue 34's journey in Chromium: a customer in Germany switches the portal to German, sees the
  * plans in euros (the price an administrator set, never a conversion), buys in EUR through the
  * sandbox checkout, and gets the German receipt with the EUR invoice attached.
  */
@@ -43,7 +43,6 @@ describePortal(
 
       const buyer = await portal.server.createUser({ fullName: 'Max Muster' });
       const token = await tokenOf(buyer);
-      await call('PUT', '/users/me/preferences', token, { language: 'de' });
       await call('PUT', '/billing/details', token, {
         name: 'Muster GmbH',
         address_line1: 'Unter den Linden 1',
@@ -55,6 +54,15 @@ describePortal(
 
       const page = await portal.newPage(DESKTOP);
       await signIn(page, buyer.email, buyer.password);
+      // Switched to German in the header: shown at once and kept on the account.
+      await page.getByRole('banner').getByRole('combobox', { name: 'Language' }).selectOption('de');
+      await page.getByRole('banner').getByRole('combobox', { name: 'Sprache' }).waitFor();
+      await expect
+        .poll(
+          async () => ((await call('GET', '/users/me', token)).preferences as { language: string }).language,
+        )
+        .toBe('de');
+      // A new page load (the session restored from what was kept at sign-in) still reads German.
       await page.goto('/purchase');
       // The account's language: German, and the billing country's currency: euros.
       await page.getByRole('heading', { level: 1, name: 'Kaufen' }).waitFor();

@@ -137,7 +137,9 @@ describe('profile page: preferences', () => {
 
   it('shows a chosen language at once and saves it with PUT /users/me/preferences', async () => {
     try {
-      const { store } = await openProfile();
+      const services = await servicesFor(api, 'user');
+      const { store } = renderApp(services, '/profile');
+      await screen.findByRole('region', { name: 'Personal details' }, { timeout: 10_000 });
       const preferences = screen.getByRole('region', { name: 'Preferences' });
       await userEvent.selectOptions(within(preferences).getByLabelText('Language'), 'Deutsch');
       expect(await screen.findByRole('heading', { level: 1, name: 'Profil' }, SLOW)).toBeTruthy();
@@ -145,6 +147,14 @@ describe('profile page: preferences', () => {
       await waitFor(() => expect(api.calls('PUT /users/me/preferences')).toHaveLength(1), SLOW);
       expect(body('PUT /users/me/preferences')).toEqual({ language: 'de' });
       await waitFor(() => expect(store.getState().user.preferences.language).toBe('de'), SLOW);
+      // The user kept for the next page load reads German too, or that load would restore English.
+      await waitFor(
+        async () =>
+          expect(
+            (await services.tokens.getUser<{ preferences: { language: string } }>())?.preferences.language,
+          ).toBe('de'),
+        SLOW,
+      );
     } finally {
       await showLanguage('en');
     }

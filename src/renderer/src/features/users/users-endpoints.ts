@@ -52,9 +52,23 @@ export const userApi = api.injectEndpoints({
         },
         invalidatesTags: ['Profile'],
       }),
+      /**
+       * PUT /users/me/preferences; the stored user's preferences follow, or the next page load would
+       * restore the session with the ones of sign-in (a language just chosen shown in the old one).
+       */
       updateMyPreferences: build.mutation<Preferences, UpdatePreferencesRequest>({
-        query: (body) => ({ url: usersApiPaths.preferences, method: 'PUT', body }),
-        extraOptions: { fallback: userMessages.updatePreferencesFailed },
+        queryFn: (body, queryApi) => {
+          const services = servicesOf(queryApi);
+          return attempt(
+            async () => {
+              const { data } = await services.client.http.put<Preferences>(usersApiPaths.preferences, body);
+              const stored = await services.tokens.getUser<UserProfile>();
+              if (stored) await services.tokens.setUser({ ...stored, preferences: data });
+              return data;
+            },
+            { fallback: userMessages.updatePreferencesFailed },
+          );
+        },
         invalidatesTags: ['Profile'],
       }),
       /**
