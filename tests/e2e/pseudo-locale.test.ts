@@ -3,6 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { PRODUCT_NAME } from '../../src/shared/constants.js';
 import { looksUntranslated, PSEUDO_LANGUAGE } from '../../src/shared/languages.js';
 import { LANGUAGE_STORAGE_KEY } from '../../src/shared/storage-keys.js';
+import { pseudoText } from '../../src/renderer/src/lib/i18n/pseudo-locale.js';
 import { describePortal, type Portal, screenshotPath, signIn, watchPage } from './support/portal.js';
 import { type SeededCustomer, seedCustomer, seedSubscription } from './support/seed.js';
 import type { Credentials } from './support/server.js';
@@ -37,6 +38,31 @@ const MORE_ADMIN_SCREENS: readonly SignedInScreen[] = [
     path: () => '/admin/offline-activation',
     heading: 'Offline activation',
   },
+];
+
+/** The customer's screens the screen baselines leave out, checked here too. */
+const MORE_USER_SCREENS: readonly SignedInScreen[] = [
+  { name: 'organisations', path: () => '/organisations', heading: 'Organizations' },
+  { name: 'security', path: () => '/profile/security', heading: 'Security' },
+  { name: 'offline-activation', path: () => '/offline-activation', heading: 'Offline activation' },
+];
+
+/** A button's name in the pseudo-locale, from its English: its letters, without the padding. */
+const pseudoName = (english: string) => new RegExp(`^${pseudoText(english).replace(/·+$/, '')}`);
+
+/**
+ * The customer's dialogs: on the screen at `path`, the button that opens each (its English name;
+ * `within`: the region it is in, when the name is not the page's only one).
+ */
+const USER_DIALOGS: readonly { name: string; path: string; button: string; within?: string }[] = [
+  { name: 'change-plan', path: '/subscriptions', button: 'Change plan…' },
+  { name: 'pause', path: '/subscriptions', button: 'Pause…' },
+  { name: 'cancel', path: '/subscriptions', button: 'Cancel subscription…' },
+  { name: 'sign-out-everywhere', path: '/profile', button: 'Sign out of all devices' },
+  { name: 'delete-account', path: '/profile', button: 'Delete my account' },
+  { name: 'create-organisation', path: '/organisations', button: 'Create organization' },
+  // Last: it opens a checkout, which the subscriptions above would list.
+  { name: 'sandbox-checkout', path: '/purchase', button: 'Subscribe' },
 ];
 
 const PUBLIC_PATHS = [
@@ -153,6 +179,9 @@ describePortal(
         ...keys.flatMap((license) => [license.license_key, ...license.license_key.split('-')]),
         // The tax's own name, as the server sends it with its rate.
         'GST',
+        // The names of this browser and its system, which the sessions' devices are named by.
+        'Chrome',
+        'Linux',
         customer.licenseKey,
         customer.hardwareId,
         ...catalogue.flatMap((plan) => [plan.name, plan.code, plan.description ?? '']),
@@ -204,7 +233,31 @@ describePortal(
     };
 
     it("the customer's screens", async () => {
-      const problems = await signedIn(customer, USER_SCREENS);
+      const problems = await signedIn(customer, [...USER_SCREENS, ...MORE_USER_SCREENS]);
+      expect(problems, problems.join('\n')).toEqual([]);
+    });
+
+    it("the customer's dialogs", async () => {
+      const page = await pseudoPage(portal, true);
+      await page.goto('/landing');
+      await page.evaluate(choose('en'));
+      await signIn(page, customer.email, customer.password);
+      await page.evaluate(choose(PSEUDO_LANGUAGE));
+      const problems: string[] = [];
+      for (const dialog of USER_DIALOGS) {
+        await page.goto(dialog.path);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await page
+          .getByRole('button', { name: pseudoName(dialog.button) })
+          .first()
+          .click();
+        const shown = page.getByRole('dialog');
+        await shown.waitFor();
+        await page.waitForLoadState('networkidle');
+        problems.push(...(await findings(page, `dialog-${dialog.name}`, data)));
+        await page.keyboard.press('Escape');
+        await shown.waitFor({ state: 'hidden' });
+      }
       expect(problems, problems.join('\n')).toEqual([]);
     });
 

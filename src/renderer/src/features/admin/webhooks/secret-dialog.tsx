@@ -24,6 +24,7 @@ export function SecretDialog({
     : null;
   return (
     <Modal
+      closeButtonProps={{ 'aria-label': t`Close` }}
       opened={endpoint !== null}
       onClose={onClose}
       title={rotated ? t`New signing secret` : t`Endpoint added: its signing secret`}

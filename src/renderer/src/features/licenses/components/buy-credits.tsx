@@ -147,7 +147,12 @@ export function BuyCredits({ license }: { license?: LicenseRecord | undefined })
             ? t`This plan sells no credit packs. Your allowance resets each period.`
             : t`Credit packs add units past the allowance until they expire.`)}
       </Text>
-      <Modal opened={open && !sandbox} onClose={() => setOpen(false)} title={t`Buy credits`}>
+      <Modal
+        closeButtonProps={{ 'aria-label': t`Close` }}
+        opened={open && !sandbox}
+        onClose={() => setOpen(false)}
+        title={t`Buy credits`}
+      >
         {feature ? (
           <Stack gap="md">
             {onSale.length > 1 ? (

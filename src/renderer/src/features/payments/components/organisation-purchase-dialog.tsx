@@ -71,6 +71,7 @@ export function OrganisationPurchaseDialog({
 
   return (
     <Modal
+      closeButtonProps={{ 'aria-label': t`Close` }}
       opened={plan !== null}
       onClose={onClose}
       title={plan ? t`Buy ${planName} for an organization` : ''}

@@ -100,7 +100,13 @@ export function DeleteAccountCard({ deletionDueAt }: { deletionDueAt: string | u
           </Button>
         </Group>
       )}
-      <Modal opened={confirming} onClose={close} title={t`Delete your account?`} centered>
+      <Modal
+        closeButtonProps={{ 'aria-label': t`Close` }}
+        opened={confirming}
+        onClose={close}
+        title={t`Delete your account?`}
+        centered
+      >
         <Stack gap="md">
           <Text size="sm">
             <Trans>After a grace period your account is erased:</Trans>

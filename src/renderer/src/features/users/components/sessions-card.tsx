@@ -67,6 +67,7 @@ export function SessionsCard() {
         </Button>
       </Group>
       <Modal
+        closeButtonProps={{ 'aria-label': t`Close` }}
         opened={confirming}
         onClose={() => leaving === null && setConfirming(false)}
         title={t`Sign out of all devices?`}

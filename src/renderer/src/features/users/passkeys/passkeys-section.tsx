@@ -215,7 +215,13 @@ function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose: () =>
   };
 
   return (
-    <Modal opened={opened} onClose={() => !busy && onClose()} title={t`Add a passkey`} centered>
+    <Modal
+      closeButtonProps={{ 'aria-label': t`Close` }}
+      opened={opened}
+      onClose={() => !busy && onClose()}
+      title={t`Add a passkey`}
+      centered
+    >
       <form
         noValidate
         onSubmit={(event) => {
@@ -286,6 +292,7 @@ function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; on
 
   return (
     <Modal
+      closeButtonProps={{ 'aria-label': t`Close` }}
       opened={passkey !== null}
       onClose={() => !isLoading && onClose()}
       title={t`Rename passkey`}

@@ -9,6 +9,7 @@ import { ErrorAlert } from '../../../components/forms/error-alert';
 import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
 import { formatDateTime, formatRelative } from '../../licenses';
+import { useDeviceName } from './device-name';
 import {
   sessionMessages,
   useListMySessionsQuery,
@@ -28,7 +29,7 @@ function SessionRow({
   disabled: boolean;
 }) {
   const { t } = useLingui();
-  const device = session.device;
+  const device = useDeviceName()(session.device);
   const ip = session.ip;
   const lastActive = (
     <time dateTime={session.last_active_at} title={formatDateTime(session.last_active_at)}>
@@ -48,7 +49,7 @@ function SessionRow({
           <Stack gap={2} miw={0}>
             <Group gap={6}>
               <Text fw={600} size="sm">
-                {session.device}
+                {device}
               </Text>
               {session.current ? (
                 <Badge variant="light" color="iris" tt="none" size="sm">
@@ -97,6 +98,7 @@ export function ActiveSessionsSection() {
   const [revokeOthers, othersState] = useSignOutOtherSessionsMutation();
   const [revoking, setRevoking] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const deviceName = useDeviceName();
   const sessions = answer.data;
   const others = sessions?.filter((session) => !session.current).length ?? 0;
 
@@ -105,7 +107,7 @@ export function ActiveSessionsSection() {
     setRevoking(session.id);
     try {
       await revoke(session.id).unwrap();
-      const device = session.device;
+      const device = deviceName(session.device);
       showToast({ title: t`Signed out`, message: t`${device} must sign in again.` });
     } catch (error) {
       setFailure(failureMessage(error, sessionMessages.revokeFailed));

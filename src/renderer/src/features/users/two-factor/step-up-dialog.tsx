@@ -81,6 +81,7 @@ export default function StepUpHost() {
 
   return (
     <Modal
+      closeButtonProps={{ 'aria-label': t`Close` }}
       opened={opened}
       onClose={() => finish(false)}
       title={t`Confirm it is you`}

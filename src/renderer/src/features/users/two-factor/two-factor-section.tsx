@@ -177,7 +177,13 @@ function DisableDialog({ opened, onClose }: { opened: boolean; onClose: () => vo
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={t`Remove the authenticator app`} centered>
+    <Modal
+      closeButtonProps={{ 'aria-label': t`Close` }}
+      opened={opened}
+      onClose={close}
+      title={t`Remove the authenticator app`}
+      centered
+    >
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="sm">
           <Text size="sm">
