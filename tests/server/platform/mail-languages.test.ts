@@ -14,6 +14,7 @@ import {
 } from '../../../src/server/licensing/organisations/mail.js';
 import {
   duplicateSubscriptionRefundedMail,
+  newSignInMail,
   receiptMail,
   refundReceiptMail,
   renewalReminderMail,
@@ -461,6 +462,24 @@ describe('the rest of the mail in the recipient’s language', () => {
     expect(mail.text).toContain(`höchstens ${formatCount(1000, 'de')}, bis zu 7 Tage`);
     expect(mail.text).toContain('Fehlgeschlagene Zustellungen in Folge: 12');
     expect(mail.text).toContain('Endpunkt prüfen:\nhttps://portal.test/admin/webhooks');
+  });
+
+  it('names the new sign-in’s device in German and Hindi, the browser’s and system’s names kept', () => {
+    const alert = (device: string, language: string) =>
+      newSignInMail({
+        to: 'ada@example.test',
+        language,
+        device,
+        ipAddress: '203.0.113.9',
+        signedInAt: '2026-04-03T14:05:00Z',
+        resetPasswordUrl: 'https://portal.test/forgot-password',
+        unsubscribeUrl: 'https://portal.test/unsubscribe',
+      }).text;
+    expect(alert('Firefox on Windows', 'de')).toContain('Gerät: Firefox unter Windows');
+    expect(alert('Unknown browser on Linux', 'de')).toContain('Gerät: Unbekannter Browser unter Linux');
+    expect(alert('Unknown device', 'hi')).toContain('अज्ञात डिवाइस');
+    expect(alert('Unknown device', 'hi')).not.toContain('Unknown');
+    expect(alert('Chrome on macOS', 'en')).toContain('Device: Chrome on macOS');
   });
 
   it('writes the same mail in Spanish and Hindi', () => {

@@ -15,6 +15,7 @@ import {
   noteSignInSource,
 } from './sign-in-sources-repository.js';
 import { mailLanguage, wantsMail } from '../users/mail-preferences.js';
+import { UNKNOWN_BROWSER, UNKNOWN_DEVICE, deviceName } from '../../../shared/device-names.js';
 
 /**
  * "A sign-in from a new device or address": one whose device (browser and system, versions left
@@ -28,11 +29,9 @@ export const SIGN_IN_MEMORY_DAYS = 90;
 
 /** "Chrome on Linux"; versions are left out. */
 export function deviceOf(userAgent: string | null): string {
-  if (!userAgent?.trim()) return 'Unknown device';
+  if (!userAgent?.trim()) return UNKNOWN_DEVICE;
   const parser = Bowser.getParser(userAgent);
-  const browser = parser.getBrowserName() || 'Unknown browser';
-  const system = parser.getOSName();
-  return system ? `${browser} on ${system}` : browser;
+  return deviceName(parser.getBrowserName() || UNKNOWN_BROWSER, parser.getOSName() || undefined);
 }
 
 /** The network an address belongs to: "203.0.113.0/24" or "2001:db8:1:2::/64". */

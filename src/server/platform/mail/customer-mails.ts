@@ -1,4 +1,5 @@
 import { PRODUCT_NAME } from '../../../shared/constants.js';
+import { UNKNOWN_BROWSER, UNKNOWN_DEVICE, deviceParts } from '../../../shared/device-names.js';
 import { composeMail } from './compose.js';
 import type { MailBlock } from './content.js';
 import { formatDate, formatDateTime, formatMoney } from './formatting.js';
@@ -1075,6 +1076,20 @@ export const refundReceiptMail = (
   });
 };
 
+/** A device named in English by the server ("Chrome on Linux") in the mail's language. */
+function deviceIn(device: string, i18n: MailI18n): string {
+  const { browser, system } = deviceParts(device);
+  const named =
+    browser === UNKNOWN_BROWSER
+      ? i18n._({ id: 'mail.device.unknownBrowser', message: 'Unknown browser' })
+      : browser === UNKNOWN_DEVICE
+        ? i18n._({ id: 'mail.device.unknownDevice', message: 'Unknown device' })
+        : browser;
+  return system
+    ? i18n._({ id: 'mail.device.on', message: '{browser} on {system}' }, { browser: named, system })
+    : named;
+}
+
 /** Optional (`security_alerts`): the account signed in from a device or network not seen lately. */
 export const newSignInMail = (
   input: MailRecipient & {
@@ -1090,6 +1105,7 @@ export const newSignInMail = (
 ): MailMessage => {
   const i18n = mailI18n(input.language);
   const when = formatDateTime(input.signedInAt, i18n.locale);
+  const device = deviceIn(input.device, i18n);
   return composeMail({
     kind: mailKinds.newSignIn,
     to: input.to,
@@ -1099,7 +1115,7 @@ export const newSignInMail = (
       { product: PRODUCT_NAME },
     ),
     content: {
-      preview: `${input.device}, ${when}`,
+      preview: `${device}, ${when}`,
       heading: i18n._({ id: 'mail.newSignIn.heading', message: 'New sign-in to your account' }),
       body: [
         greeting(input.name, i18n),
@@ -1115,7 +1131,7 @@ export const newSignInMail = (
         },
         {
           details: [
-            { label: i18n._({ id: 'mail.label.device', message: 'Device' }), value: input.device },
+            { label: i18n._({ id: 'mail.label.device', message: 'Device' }), value: device },
             { label: i18n._({ id: 'mail.label.address', message: 'Address' }), value: input.ipAddress },
             { label: i18n._({ id: 'mail.label.when', message: 'When' }), value: when },
           ],

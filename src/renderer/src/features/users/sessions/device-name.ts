@@ -1,18 +1,18 @@
 import { useLingui } from '@lingui/react/macro';
+import { UNKNOWN_BROWSER, UNKNOWN_DEVICE, deviceParts } from '../../../../../shared/device-names';
 
 /**
- * The server names a session's device in English, "Chrome on Linux" or "Unknown browser" (one
- * name for the portal, the mail and the audit log): shown here in the language shown, the names
- * of browsers and systems kept as they are.
+ * A session's device as the server names it in English ("Chrome on Linux", "Unknown browser"),
+ * shown in the language shown; the names of browsers and systems are kept as they are.
  */
 export function useDeviceName(): (device: string) => string {
   const { t } = useLingui();
   return (device) => {
-    const [, browser = device, system] = /^(.*?)(?: on (.+))?$/.exec(device) ?? [];
+    const { browser, system } = deviceParts(device);
     const named =
-      browser === 'Unknown browser'
+      browser === UNKNOWN_BROWSER
         ? t`Unknown browser`
-        : browser === 'Unknown device'
+        : browser === UNKNOWN_DEVICE
           ? t`Unknown device`
           : browser;
     return system ? t`${named} on ${system}` : named;
