@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { PRODUCT_NAME } from '../../src/shared/constants.js';
 import { looksUntranslated, PSEUDO_LANGUAGE } from '../../src/shared/languages.js';
 import { LANGUAGE_STORAGE_KEY } from '../../src/shared/storage-keys.js';
-import { pseudoText } from '../../src/renderer/src/lib/i18n/pseudo-locale.js';
+import { pseudoText } from '../../src/shared/pseudo-text.js';
 import { describePortal, type Portal, screenshotPath, signIn, watchPage } from './support/portal.js';
 import { type SeededCustomer, seedCustomer, seedSubscription } from './support/seed.js';
 import type { Credentials } from './support/server.js';
