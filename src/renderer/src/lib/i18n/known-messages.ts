@@ -9,6 +9,8 @@ import {
   unreachableMessages,
   userMessages,
 } from '../../../../shared/messages';
+import { DESKTOP_APP_MESSAGES, DESKTOP_APP_PATTERNS } from './desktop-app-messages';
+import { DESKTOP_LICENSE_MESSAGES, DESKTOP_LICENSE_PATTERNS } from './desktop-license-messages';
 import { FORM_MESSAGES, FORM_PATTERNS, type KnownPattern } from './form-messages';
 import { LICENSE_CHECK_MESSAGES, LICENSE_CHECK_PATTERNS } from './license-check-messages';
 import { PASSWORD_FEEDBACK_MESSAGES, PASSWORD_PATTERNS } from './password-feedback-messages';
@@ -21,6 +23,7 @@ import { PASSWORD_FEEDBACK_MESSAGES, PASSWORD_PATTERNS } from './password-feedba
  *
  * Messages the server builds around a value ("Try again in 3 minutes", field "detail"s) are not here:
  * they are shown as sent, except the shared schemas' few (KNOWN_PATTERNS, see form-messages.ts).
+ * The desktop shell's main process speaks English too: its messages are in desktop-*-messages.ts.
  */
 export const KNOWN_MESSAGES: ReadonlyMap<string, MessageDescriptor> = new Map([
   [GENERIC_FALLBACK, msg({ id: 'portal.requestFailed', message: 'Request failed' })],
@@ -429,6 +432,8 @@ export const KNOWN_MESSAGES: ReadonlyMap<string, MessageDescriptor> = new Map([
   ...FORM_MESSAGES,
   ...PASSWORD_FEEDBACK_MESSAGES,
   ...LICENSE_CHECK_MESSAGES,
+  ...DESKTOP_LICENSE_MESSAGES,
+  ...DESKTOP_APP_MESSAGES,
 ]);
 
 /** Messages built around a value that the portal still knows, tried in order after the map. */
@@ -436,4 +441,6 @@ export const KNOWN_PATTERNS: readonly KnownPattern[] = [
   ...FORM_PATTERNS,
   ...PASSWORD_PATTERNS,
   ...LICENSE_CHECK_PATTERNS,
+  ...DESKTOP_LICENSE_PATTERNS,
+  ...DESKTOP_APP_PATTERNS,
 ];

@@ -10,6 +10,7 @@ import { EmailField } from '../../../components/forms/email-field';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { PasswordField } from '../../../components/forms/password-field';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { signIn } from '../auth-calls';
 import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
@@ -125,8 +126,9 @@ export default function LoginPage() {
       if (desktopSso) {
         const begun = await desktopSso.start(email);
         setSsoStarting(false);
-        if (begun.started) setInBrowser(begun.message);
-        else setFailure(begun.message);
+        // Main's English, in the language shown.
+        if (begun.started) setInBrowser(knownText(begun.message));
+        else setFailure(knownText(begun.message));
         return;
       }
       const { startSso } = await ssoCalls();

@@ -9,6 +9,7 @@ import type { UpdateState } from '../../../../../shared/bridge';
 import { AlertIcon } from '../../../components/brand/icons';
 import { SectionCard } from '../../../components/layout/section-card';
 import { formatDateTime } from '../../../lib/format-date';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 import {
   useCheckForDesktopUpdatesMutation,
   useGetDesktopUpdateChannelQuery,
@@ -30,7 +31,8 @@ const CHANNELS: { value: ReleaseChannel; label: MessageDescriptor }[] = [
 function describe(state: UpdateState): string {
   switch (state.status) {
     case 'idle': {
-      if (state.note) return state.note;
+      // Main's English (or the server's refusal), in the language shown.
+      if (state.note) return knownText(state.note);
       if (!state.checked_at) return t`Not checked yet.`;
       const checked = formatDateTime(state.checked_at);
       return t`This app is up to date (checked ${checked}).`;
@@ -50,7 +52,7 @@ function describe(state: UpdateState): string {
       return t`Version ${version} is downloaded and verified. Restart the app to update.`;
     }
     case 'error':
-      return state.message;
+      return knownText(state.message);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { MessageDescriptor } from '@lingui/core';
 import { t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, NativeSelect, SimpleGrid, TextInput } from '@mantine/core';
@@ -23,6 +24,7 @@ import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { SectionCard } from '../../../components/layout/section-card';
 import { countryNameIn } from '../../../lib/country-names';
 import { formattingLocale, knownText } from '../../../lib/i18n/portal-i18n';
+import { GST_STATE_NAMES } from '../gst-state-names';
 import { billingMessages, useSaveBillingDetailsMutation } from '../invoices-endpoints';
 
 interface BillingValues {
@@ -58,10 +60,16 @@ function countryOptions(locale: string | undefined) {
   );
 }
 
-/** India's states and union territories by name, each with its GST code (the form's first option asks). */
-const STATE_OPTIONS = [...GST_STATES]
-  .sort((a, b) => a.name.localeCompare(b.name, 'en'))
-  .map(({ code, name }) => ({ value: name, label: `${name} (${code})` }));
+/**
+ * India's states and union territories, each with its GST code, named and sorted in the language
+ * shown (`nameOf`, `locale`; undefined: English); the value is the English name, which is saved.
+ */
+function stateOptions(nameOf: (name: MessageDescriptor) => string, locale: string | undefined) {
+  return GST_STATES.map(({ code, name }) => {
+    const shown = GST_STATE_NAMES[code];
+    return { value: name, label: `${shown ? nameOf(shown) : name} (${code})` };
+  }).sort((a, b) => a.label.localeCompare(b.label, locale ?? 'en'));
+}
 
 /**
  * The form's values from what was saved. A country saved under a withdrawn code reads as the
@@ -141,7 +149,10 @@ export function BillingDetailsCard({
   const [saveOwnDetails] = useSaveBillingDetailsMutation();
   // Shown only while the saved country is not on the list (a code nobody can choose any more).
   const noCountry = { value: '', label: t`Choose a country`, disabled: true };
-  const stateOptions = [{ value: '', label: t`Choose a state`, disabled: true }, ...STATE_OPTIONS];
+  const states = [
+    { value: '', label: t`Choose a state`, disabled: true },
+    ...stateOptions((name) => t(name), locale),
+  ];
   const saveBillingDetails = save ?? ((request: BillingDetailsRequest) => saveOwnDetails(request).unwrap());
   const [failure, setFailure] = useState<string>();
   const form = useForm<BillingValues>({
@@ -255,7 +266,7 @@ export function BillingDetailsCard({
               inputWrapperOrder={BELOW}
               autoComplete="address-level1"
               required
-              data={stateOptions}
+              data={states}
               {...form.getInputProps('region')}
             />
           ) : (

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Notice } from '../../../components/data/notice';
 import { showToast } from '../../../components/data/toast';
 import { failureMessage } from '../../../lib/api-errors';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 import {
   useBorrowThisMachineSeatMutation,
   useGetThisMachineSeatQuery,
@@ -34,10 +35,14 @@ export function ThisMachineFloatingSeat({ licenseId }: { licenseId: string }) {
     setFailure(null);
     const result = await borrow({ licenseId, days: Number(days) });
     if (!result.data || result.data.status !== 'held' || !result.data.borrowed_until) {
-      setFailure(result.data?.message ?? failureMessage(result.error, t`Could not borrow the seat`));
+      setFailure(
+        result.data
+          ? knownText(result.data.message)
+          : failureMessage(result.error, t`Could not borrow the seat`),
+      );
       return;
     }
-    showToast({ title: t`Seat borrowed`, message: result.data.message });
+    showToast({ title: t`Seat borrowed`, message: knownText(result.data.message) });
     setOpen(false);
   };
 
@@ -45,7 +50,7 @@ export function ThisMachineFloatingSeat({ licenseId }: { licenseId: string }) {
     const result = await giveBack({ licenseId });
     showToast(
       result.data
-        ? { title: t`Borrowed seat returned`, message: result.data.message }
+        ? { title: t`Borrowed seat returned`, message: knownText(result.data.message) }
         : { title: t`Could not return the seat`, message: failureMessage(result.error, t`Try again.`) },
     );
   };
@@ -56,7 +61,8 @@ export function ThisMachineFloatingSeat({ licenseId }: { licenseId: string }) {
         <Text span fw={600}>
           <Trans>This machine:</Trans>{' '}
         </Text>
-        {seat.message}
+        {/* Main's English ("This machine holds one of 2 floating seats"), in the language shown. */}
+        {knownText(seat.message)}
       </Text>
       <Group gap="xs">
         {seat.status === 'held' && seat.borrowed_until ? (

@@ -8,6 +8,7 @@ import { DeviceIcon, RefreshIcon } from '../../../components/brand/icons';
 import { RetryNotice } from '../../../components/data/retry-notice';
 import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
 import { failureMessage } from '../../../lib/api-errors';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 import { formatDate, formatNumber } from '../license-format';
 import { machineMessages, useGetThisMachineUsageQuery } from '../licenses-endpoints';
 
@@ -87,7 +88,8 @@ export function ThisMachineUsage({ features }: { features: Pick<FeatureUsage, 'k
             {t(source.label)}
           </StatusBadge>
           <Text size="sm" c="dimmed" data-testid="machine-usage-message">
-            {data.message}
+            {/* Main's English (or the license check's), in the language shown. */}
+            {knownText(data.message)}
           </Text>
         </Stack>
         {data.features.length > 0 ? (

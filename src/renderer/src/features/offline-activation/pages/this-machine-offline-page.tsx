@@ -6,6 +6,7 @@ import type { OfflineFile } from '../../../../../shared/bridge';
 import { portalPaths } from '../../../../../shared/routes';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { failureMessage } from '../../../lib/api-errors';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 import {
   offlineActivationMessages,
   useImportOfflineLicenseFileMutation,
@@ -110,11 +111,12 @@ function ImportLicenseFile() {
           clearable
         />
         {outcome && !outcome.imported ? (
-          <ErrorAlert title={t`This license file was not imported`}>{outcome.message}</ErrorAlert>
+          // Main's English (the file's problem, or what the license allows now), in the language shown.
+          <ErrorAlert title={t`This license file was not imported`}>{knownText(outcome.message)}</ErrorAlert>
         ) : null}
         {outcome?.imported ? (
           <Alert color="teal" variant="light" title={t`This machine is activated`} role="status">
-            {outcome.message}
+            {knownText(outcome.message)}
           </Alert>
         ) : null}
       </Stack>
