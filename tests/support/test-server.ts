@@ -11,6 +11,7 @@ import { type Config, loadConfig } from '../../src/server/platform/config.js';
 import {
   createPostgresDatabase,
   type DialectUnderTest,
+  placeMigratedSqlite,
   postgresSkipReason,
   TEST_POSTGRES_URL,
 } from './databases.js';
@@ -80,7 +81,9 @@ function useTestServer(dialect: DialectUnderTest, options: TestServerOptions): (
 
   beforeAll(async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'portal-test-'));
-    const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
+    // A copy of the run's migrated database: the server's migration then has nothing left to do.
+    const postgres = dialect === 'postgres' ? await createPostgresDatabase({ migrated: true }) : undefined;
+    if (!postgres) await placeMigratedSqlite(dataDir);
     const config = loadConfig({
       NODE_ENV: 'test',
       DATA_DIR: dataDir,

@@ -16,6 +16,7 @@ import { DESKTOP_API_KEY } from '../../../src/main/desktop-config.js';
 import type { TokenResponse } from '../../../src/shared/api/auth.js';
 import { buildApp } from '../../../src/server/app.js';
 import { loadConfig } from '../../../src/server/platform/config.js';
+import { placeMigratedSqlite } from '../../support/databases.js';
 import { createTestClock, type TestClock } from '../../support/test-clock.js';
 import { STRONG_PASSWORD, uniqueEmail, WEB_API_KEY } from '../../support/test-server.js';
 
@@ -47,6 +48,7 @@ export async function startLicensingServer(
   options: { publicUrlIsOwn?: boolean } = {},
 ): Promise<LicensingServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'desktop-server-'));
+  await placeMigratedSqlite(dataDir);
   const publicUrl = options.publicUrlIsOwn ? await refusedUrl() : 'http://portal.test';
   const signingKey = generateKeyPairSync('ed25519').privateKey;
   const config = loadConfig({
