@@ -7,7 +7,7 @@ import { buildApp } from '../../../src/server/app.js';
 import { type Config, loadConfig } from '../../../src/server/platform/config.js';
 import { placeMigratedSqlite } from '../../support/databases.js';
 import { createTestClock, type TestClock } from '../../support/test-clock.js';
-import { STRONG_PASSWORD, uniqueEmail } from '../../support/test-server.js';
+import { STRONG_PASSWORD, TEST_PASSWORD_HASH_COST, uniqueEmail } from '../../support/test-server.js';
 import { snapshotRendererBuild } from './build.js';
 
 export interface Credentials {
@@ -48,7 +48,7 @@ export async function startPortalServer(env: Record<string, string> = {}): Promi
       ...env,
     });
     const clock = createTestClock();
-    const app = await buildApp(config, { clock, logger: false });
+    const app = await buildApp(config, { clock, logger: false, passwordHashCost: TEST_PASSWORD_HASH_COST });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const baseUrl = address.replace('localhost', '127.0.0.1');
 
