@@ -56,7 +56,8 @@ export default async function prepareDatabaseTemplates(project: TestProject): Pr
     // Closing the last connection folds the write-ahead log into the file, so the file is all of it.
     await sqlite.db.destroy();
     const sqliteFile = join(sqliteDir, SQLITE_FILE_NAME);
-    if (existsSync(`${sqliteFile}-wal`)) throw new Error(`${sqliteFile}-wal is left after closing the template`);
+    if (existsSync(`${sqliteFile}-wal`))
+      throw new Error(`${sqliteFile}-wal is left after closing the template`);
 
     if (postgresName) {
       await dropTemplatesOfDeadRuns();
@@ -65,7 +66,9 @@ export default async function prepareDatabaseTemplates(project: TestProject): Pr
       await migrateToLatest(postgres.db);
       await postgres.db.destroy();
       // PostgreSQL copies a database only while nobody is connected to it: nobody may, from now on.
-      await withAdminClient((client) => client.query(`alter database ${postgresName} allow_connections false`));
+      await withAdminClient((client) =>
+        client.query(`alter database ${postgresName} allow_connections false`),
+      );
     }
 
     const templates: DatabaseTemplates = { sqliteFile, ...(postgresName ? { postgresName } : {}) };
