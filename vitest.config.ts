@@ -21,6 +21,8 @@ export default defineConfig({
           include: ['tests/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'tests/renderer/**'],
           environment: 'node',
+          // Migrated databases (SQLite, and PostgreSQL with TEST_POSTGRES_URL) the test servers copy.
+          globalSetup: ['tests/support/database-templates-setup.ts'],
         },
       },
       {

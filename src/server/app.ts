@@ -5,6 +5,7 @@ import { createTrialCharge } from './billing/subscriptions/trial-charge.js';
 import { createCoveredVersions } from './distribution/update-windows.js';
 import { createDomainEvents, type DomainEvent } from './domain-events.js';
 import type { HostResolver } from './integrations/webhooks/address-guard.js';
+import type { PasswordHashCost } from './identity/index.js';
 import { isLicenseCheckUrl } from './licensing/leases/check-urls.js';
 import { createPlanInUse } from './licensing/licenses/plan-in-use.js';
 import { type Clock, systemClock } from './platform/clock.js';
@@ -47,6 +48,11 @@ export interface AppOverrides {
    * refuses to boot.
    */
   contexts?: readonly ContextName[];
+  /**
+   * Cheaper password hashing than OWASP's minimum, for test servers: their sign-ins would
+   * otherwise spend most of a suite's time in argon2. Never set by the entry point.
+   */
+  passwordHashCost?: PasswordHashCost;
 }
 
 declare module 'fastify' {
@@ -83,6 +89,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await app.register((await import('./identity/context.js')).identityContext, {
         signIns: { succeeded: metrics.signIn, failed: metrics.signInFailed },
         events,
+        passwordHashCost: overrides.passwordHashCost,
         // An account's export and deletion reach licensing's and billing's rows through their interfaces.
         ...(wanted.has('billing')
           ? { accountData: (await import('./account-data.js')).accountDataParts() }

@@ -10,7 +10,7 @@ import { createAccountSessions } from './auth/account-sessions.js';
 import { passkeyRoutes } from './auth/passkey-routes.js';
 import { createPasskeys, relyingPartyOf } from './auth/passkeys.js';
 import { createPasswordGate, type PasswordGate } from './auth/password-gate.js';
-import { createPasswordHasher, type PasswordHasher } from './auth/password-hasher.js';
+import { createPasswordHasher, type PasswordHashCost, type PasswordHasher } from './auth/password-hasher.js';
 import { authRoutes } from './auth/routes.js';
 import { createSecondFactorSignIn } from './auth/second-factor-sign-in.js';
 import { createSecuritySettingsService } from './auth/security-settings.js';
@@ -62,10 +62,12 @@ export interface IdentityOptions {
   events?: EventPublisher<IdentityEvent>;
   /** What the contexts above hold of an account: their part of its export, and what holds its deletion back. */
   accountData?: AccountDataParts;
+  /** argon2id's cost instead of OWASP's minimum (tests only; see PasswordHasherOptions). */
+  passwordHashCost?: PasswordHashCost;
 }
 
 export const identityContext = fp<IdentityOptions>(
-  async (app, { signIns, events, accountData = noAccountDataParts }) => {
+  async (app, { signIns, events, accountData = noAccountDataParts, passwordHashCost }) => {
     const { config, clock, db, dialect, serverSecret } = app.platform;
     const { mailer } = app;
     const accessTokens = createAccessTokens(
@@ -77,7 +79,7 @@ export const identityContext = fp<IdentityOptions>(
       },
       clock,
     );
-    const passwords = createPasswordHasher(config.passwordHashing);
+    const passwords = createPasswordHasher({ ...config.passwordHashing, cost: passwordHashCost });
     const passwordGate = createPasswordGate();
     const auth = createAuthService({
       passwordGate,

@@ -25,7 +25,7 @@ export { accountFields, type AccountColumns } from './users/profile.js';
 export type { AuthService } from './auth/service.js';
 // The composition counts sign-ins (the metrics) through this hook.
 export type { SignInObserver } from './auth/sign-in-observer.js';
-export type { PasswordHasher } from './auth/password-hasher.js';
+export type { PasswordHashCost, PasswordHasher } from './auth/password-hasher.js';
 // Licensing tells the password sign-in which addresses must use their organisation's provider.
 export type { SsoRequirement, SsoRequirementLookup } from './auth/password-gate.js';
 export { assertAcceptableNewPassword, newPasswordProblem } from './auth/password-policy.js';

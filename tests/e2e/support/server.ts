@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/server/app.js';
 import { type Config, loadConfig } from '../../../src/server/platform/config.js';
+import { placeMigratedSqlite } from '../../support/databases.js';
 import { createTestClock, type TestClock } from '../../support/test-clock.js';
-import { STRONG_PASSWORD, uniqueEmail } from '../../support/test-server.js';
+import { STRONG_PASSWORD, TEST_PASSWORD_HASH_COST, uniqueEmail } from '../../support/test-server.js';
 import { snapshotRendererBuild } from './build.js';
 
 export interface Credentials {
@@ -33,6 +34,7 @@ export async function startPortalServer(env: Record<string, string> = {}): Promi
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-e2e-'));
   try {
     const webDir = await snapshotRendererBuild(dataDir);
+    await placeMigratedSqlite(dataDir);
     const config = loadConfig({
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
@@ -46,7 +48,7 @@ export async function startPortalServer(env: Record<string, string> = {}): Promi
       ...env,
     });
     const clock = createTestClock();
-    const app = await buildApp(config, { clock, logger: false });
+    const app = await buildApp(config, { clock, logger: false, passwordHashCost: TEST_PASSWORD_HASH_COST });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const baseUrl = address.replace('localhost', '127.0.0.1');
 

@@ -16,8 +16,14 @@ import { DESKTOP_API_KEY } from '../../../src/main/desktop-config.js';
 import type { TokenResponse } from '../../../src/shared/api/auth.js';
 import { buildApp } from '../../../src/server/app.js';
 import { loadConfig } from '../../../src/server/platform/config.js';
+import { placeMigratedSqlite } from '../../support/databases.js';
 import { createTestClock, type TestClock } from '../../support/test-clock.js';
-import { STRONG_PASSWORD, uniqueEmail, WEB_API_KEY } from '../../support/test-server.js';
+import {
+  STRONG_PASSWORD,
+  TEST_PASSWORD_HASH_COST,
+  uniqueEmail,
+  WEB_API_KEY,
+} from '../../support/test-server.js';
 
 /** The real API server (SQLite in a temporary directory) listening on a loopback port. */
 export interface LicensingServer {
@@ -47,6 +53,7 @@ export async function startLicensingServer(
   options: { publicUrlIsOwn?: boolean } = {},
 ): Promise<LicensingServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'desktop-server-'));
+  await placeMigratedSqlite(dataDir);
   const publicUrl = options.publicUrlIsOwn ? await refusedUrl() : 'http://portal.test';
   const signingKey = generateKeyPairSync('ed25519').privateKey;
   const config = loadConfig({
@@ -61,7 +68,7 @@ export async function startLicensingServer(
     PUBLIC_URL: publicUrl,
   });
   const clock = createTestClock();
-  const app = await buildApp(config, { clock, logger: false });
+  const app = await buildApp(config, { clock, logger: false, passwordHashCost: TEST_PASSWORD_HASH_COST });
   const address = await app.listen({
     port: options.publicUrlIsOwn ? Number(new URL(publicUrl).port) : 0,
     host: '127.0.0.1',

@@ -3,7 +3,7 @@ import { HttpError } from '../../../src/server/platform/http-error.js';
 import { createPasswordHasher } from '../../../src/server/identity/auth/password-hasher.js';
 import { assertAcceptableNewPassword } from '../../../src/server/identity/auth/password-policy.js';
 import { tokenFromMail } from '../../support/outbox.js';
-import { STRONG_PASSWORD, uniqueEmail } from '../../support/test-server.js';
+import { STRONG_PASSWORD, TEST_PASSWORD_HASH_COST, uniqueEmail } from '../../support/test-server.js';
 import { describeIdentity } from './identity-server.js';
 import { expectApiError, expectTokens, loginJson, mailsTo, securityEvents } from '../helpers/auth-helpers.js';
 
@@ -32,6 +32,17 @@ describe('password hasher', () => {
     expect(refused).toBeInstanceOf(HttpError);
     expect(refused).toMatchObject({ statusCode: 503, code: 'server_busy' });
     await busy;
+  });
+
+  it("hashes at OWASP's minimum for argon2id unless given a cost, and verifies a hash of any cost", async () => {
+    const hasher = createPasswordHasher({ maxConcurrency: 1, maxQueue: 10 });
+    expect(await hasher.hash('a long unusual phrase 7')).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    // What the test servers hash with: the cost is written into the hash, so any hasher verifies it.
+    const cheap = createPasswordHasher({ maxConcurrency: 1, maxQueue: 10, cost: TEST_PASSWORD_HASH_COST });
+    const stored = await cheap.hash('a long unusual phrase 7');
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=8,t=1,p=1\$/);
+    expect(await hasher.verify(stored, 'a long unusual phrase 7')).toBe(true);
+    expect(await hasher.verify(stored, 'a long unusual phrase 8')).toBe(false);
   });
 
   it('verifies what it hashed, in the normalized form', async () => {

@@ -2,9 +2,14 @@ import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import { ConcurrencyLimit } from '../../platform/concurrency-limit.js';
 import { HttpError } from '../../platform/http-error.js';
 
-// OWASP's minimum for argon2id: 19 MiB, two passes, one lane. `Algorithm` is a const enum the
-// compiler cannot inline here; 2 is its Argon2id member.
-const ARGON2_OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+/** argon2id's work per hash: memory in KiB, and passes over it. */
+export interface PasswordHashCost {
+  memoryCost: number;
+  timeCost: number;
+}
+
+/** OWASP's minimum for argon2id: 19 MiB, two passes (with one lane). */
+export const OWASP_PASSWORD_HASH_COST: PasswordHashCost = { memoryCost: 19_456, timeCost: 2 };
 
 /** The same password typed on different keyboards or systems must hash the same (NIST SP 800-63B). */
 export const normalizePassword = (password: string): string => password.normalize('NFKC');
@@ -22,6 +27,11 @@ export interface PasswordHasherOptions {
   maxConcurrency: number;
   /** Hashes allowed to wait before new sign-ins are told to come back (503). */
   maxQueue: number;
+  /**
+   * OWASP's minimum unless given. Only tests give less: their thousands of sign-ins would otherwise
+   * spend minutes hashing. A stored hash names its cost, so verifying works whatever it was.
+   */
+  cost?: PasswordHashCost;
 }
 
 /**
@@ -30,6 +40,12 @@ export interface PasswordHasherOptions {
  * token signing included, behind it.
  */
 export function createPasswordHasher(options: PasswordHasherOptions): PasswordHasher {
+  // `Algorithm` is a const enum the compiler cannot inline here; 2 is its Argon2id member.
+  const argon2Options = {
+    algorithm: 2 as Algorithm,
+    parallelism: 1,
+    ...(options.cost ?? OWASP_PASSWORD_HASH_COST),
+  };
   const limit = new ConcurrencyLimit(
     options.maxConcurrency,
     options.maxQueue,
@@ -43,7 +59,7 @@ export function createPasswordHasher(options: PasswordHasherOptions): PasswordHa
   let dummyHash: Promise<string> | undefined;
 
   const hasher: PasswordHasher = {
-    hash: (password) => limit.run(() => hash(normalizePassword(password), ARGON2_OPTIONS)),
+    hash: (password) => limit.run(() => hash(normalizePassword(password), argon2Options)),
     async verify(passwordHash, password) {
       try {
         return await limit.run(() => verify(passwordHash, normalizePassword(password)));
@@ -53,7 +69,7 @@ export function createPasswordHasher(options: PasswordHasherOptions): PasswordHa
       }
     },
     async burnVerificationTime(password) {
-      dummyHash ??= hash('not-a-real-password-used-for-timing', ARGON2_OPTIONS);
+      dummyHash ??= hash('not-a-real-password-used-for-timing', argon2Options);
       await hasher.verify(await dummyHash, password);
     },
   };
