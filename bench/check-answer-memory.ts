@@ -39,7 +39,10 @@ async function main(): Promise<void> {
   const args = commonArgs(parsed, ['sqlite']);
   const target = seedTarget(args, 'sqlite');
   const seeded = await seed(target);
-  const pairs = seeded.sample.slice(0, positiveInteger(parsed.get('sample'), '--sample', seeded.sample.length));
+  const pairs = seeded.sample.slice(
+    0,
+    positiveInteger(parsed.get('sample'), '--sample', seeded.sample.length),
+  );
   const workDir = await mkdtemp(join(tmpdir(), 'check-answer-memory-'));
   await copyFile(join(target.dataDir, SQLITE_FILE_NAME), join(workDir, SQLITE_FILE_NAME));
 
@@ -60,7 +63,15 @@ async function main(): Promise<void> {
   });
   const planCatalogue = createPlanCatalogueCache(handle.db);
   const service = (answers: ReturnType<typeof createCheckAnswers>) =>
-    createLicenseChecksService({ clock: systemClock, leases, planCatalogue, reads, heartbeats, answers, leaseReuseShare: 0.1 });
+    createLicenseChecksService({
+      clock: systemClock,
+      leases,
+      planCatalogue,
+      reads,
+      heartbeats,
+      answers,
+      leaseReuseShare: 0.1,
+    });
   try {
     // Nothing kept, twice over every machine: reservations made, check-ins noted, statements and
     // feature blocks warm, so what the kept answers add is all that differs afterwards.
@@ -72,7 +83,10 @@ async function main(): Promise<void> {
     let answerBytes = 0;
     for (const pair of pairs) answerBytes += (await kept.validate(pair)).length;
     const after = settledMemory();
-    const per = (bytes: number) => Math.round(bytes / answers.size).toLocaleString('en-US').padStart(7);
+    const per = (bytes: number) =>
+      Math.round(bytes / answers.size)
+        .toLocaleString('en-US')
+        .padStart(7);
     const [one, five] = loadavg();
     process.stdout.write(
       [

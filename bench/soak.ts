@@ -33,7 +33,8 @@ const mib = (bytes: number | undefined) => (bytes === undefined ? '?' : `${Math.
 function rssParts(pid: number): { anon: number; file: number } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
+    const kib = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
     return { anon: kib('RssAnon'), file: kib('RssFile') };
   } catch {
     return undefined;
@@ -142,7 +143,13 @@ async function main(): Promise<number> {
       cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
         ? undefined
         : Math.round(((cpuAfter - cpuBefore) * 1e6) / result.requests.total),
-    rssBytes: { start: startRss, end: endRss, peak: peakRss, endAnon: endParts?.anon, endFile: endParts?.file },
+    rssBytes: {
+      start: startRss,
+      end: endRss,
+      peak: peakRss,
+      endAnon: endParts?.anon,
+      endFile: endParts?.file,
+    },
     timeline,
   };
   const resultsDir = join(import.meta.dirname, 'results');

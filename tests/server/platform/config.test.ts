@@ -183,7 +183,9 @@ describe('loadConfig', () => {
       expect(loadConfig({ LICENSE_CHECK_CACHE_MB: '0' }).licensing.checkCacheBytes).toBe(0);
       expect(loadConfig({ LICENSE_CHECK_CACHE_MB: '100' }).licensing.checkCacheBytes).toBe(100 * 1024 * 1024);
       for (const bad of ['-1', '1.5', '4097', 'lots'])
-        expect(variablesNamed(problemsOf({ LICENSE_CHECK_CACHE_MB: bad })), bad).toEqual(['LICENSE_CHECK_CACHE_MB']);
+        expect(variablesNamed(problemsOf({ LICENSE_CHECK_CACHE_MB: bad })), bad).toEqual([
+          'LICENSE_CHECK_CACHE_MB',
+        ]);
     });
 
     it('take fractions of a minute for the heartbeat flush and a share in percent', () => {

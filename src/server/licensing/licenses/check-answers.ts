@@ -41,11 +41,12 @@ export interface CheckAnswersRoom {
 
 /**
  * The last answer per license and machine, so a repeated check costs neither a signature nor a
- * reservation nor the building of its answer: kept while the state it was made from is unchanged and its lease fresh, within
- * {@link CheckAnswersRoom}. When full, a new answer takes the place of the least recently checked
- * ones only once they are due for renewal anyway; otherwise it is not kept. Machines checking in
- * turn, more of them than there is room for, would otherwise push each other out before any came
- * back (every check a miss, and the memory churned); this way the answers kept go on being found.
+ * reservation nor the building of its answer: kept while the state it was made from is unchanged
+ * and its lease fresh, within {@link CheckAnswersRoom}. When full, a new answer takes the place of
+ * the least recently checked ones only once they are due for renewal anyway; otherwise it is not
+ * kept. Machines checking in turn, more of them than there is room for, would otherwise push each
+ * other out before any came back (every check a miss, and the memory churned); this way the
+ * answers kept go on being found.
  */
 export function createCheckAnswers(room: CheckAnswersRoom) {
   const entries = new Map<string, KeptAnswer>();
@@ -56,7 +57,7 @@ export function createCheckAnswers(room: CheckAnswersRoom) {
     bytes -= entryBytes(key, kept);
   };
   return {
-    /** The kept answer of this license on this machine, if it was made from `digest`'s state and is still fresh. */
+    /** This license's kept answer on this machine, if made from `digest`'s state and still fresh. */
     get(licenseId: string, hardwareId: string, digest: string, nowMs: number): KeptAnswer | undefined {
       const key = keyOf(licenseId, hardwareId);
       const kept = entries.get(key);

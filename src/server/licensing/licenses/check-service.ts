@@ -397,7 +397,17 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
           ? undefined
           : await windowAnswer(row.updates_until, body.app_version, now, coveredVersions);
       const digest = stateDigest(
-        stateOf(row, activation, body.hardware_id, catalogue, leases.activeKeyId, periods, usage, now, window),
+        stateOf(
+          row,
+          activation,
+          body.hardware_id,
+          catalogue,
+          leases.activeKeyId,
+          periods,
+          usage,
+          now,
+          window,
+        ),
       );
       const block = featuresFor(row, catalogue, now, periods.day, usage, packsLeft);
       let kept = answers.get(row.id, activation.hardware_id, digest, now.getTime());
