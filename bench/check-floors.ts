@@ -62,7 +62,7 @@ async function main(): Promise<void> {
       planCatalogue: createPlanCatalogueCache(handle.db),
       reads,
       heartbeats,
-      answers: createCheckAnswers(entries),
+      answers: createCheckAnswers({ maxEntries: entries, maxBytes: Number.MAX_SAFE_INTEGER }),
       leaseReuseShare: 0.1,
     });
   try {

@@ -3,14 +3,14 @@
 // for a few minutes at 100 connections, while the server's resident memory is sampled.
 //
 //   node --import tsx bench/soak.ts [--licenses 200000] [--sample 200000] [--seconds 300]
-//     [--connections 100] [--cache-entries N] [--data-dir DIR] [--reseed]
+//     [--connections 100] [--cache-entries N] [--cache-mb N] [--data-dir DIR] [--reseed]
 //
 // The seeded sample holds one machine per license, so 200 000 machines take 200 000 licenses (the
 // issue's soak had 100 000 licenses of two machines each; the kept answers are per license and
-// machine either way). `--cache-entries` is the server's LICENSE_CHECK_CACHE_ENTRIES (its default when left out; 0
-// keeps no answers). SQLite only. Prints checks per second, the server's memory at start, every
+// machine either way). `--cache-entries` and `--cache-mb` are the server's LICENSE_CHECK_CACHE_ENTRIES
+// and LICENSE_CHECK_CACHE_MB (their defaults when left out; 0 keeps no answers). SQLite only. Prints checks per second, the server's memory at start, every
 // 30 s and at its peak, its CPU per check, and writes bench/results/soak-<timestamp>.json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -26,9 +26,24 @@ const MIB = 1024 * 1024;
 const progress = (message: string) => process.stderr.write(`${message}\n`);
 const mib = (bytes: number | undefined) => (bytes === undefined ? '?' : `${Math.round(bytes / MIB)} MiB`);
 
+/**
+ * The resident memory's two parts: anonymous (the heaps, kept answers, SQLite's page caches) and
+ * file-backed (the program and the database pages SQLite's memory map has touched).
+ */
+function rssParts(pid: number): { anon: number; file: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
+    return { anon: kib('RssAnon'), file: kib('RssFile') };
+  } catch {
+    return undefined;
+  }
+}
+
 async function main(): Promise<number> {
   const parsed = parseArgs(process.argv.slice(2), {
-    values: ['licenses', 'sample', 'seconds', 'connections', 'cache-entries', 'data-dir'],
+    values: ['licenses', 'sample', 'seconds', 'connections', 'cache-entries', 'cache-mb', 'data-dir'],
     flags: ['reseed'],
   });
   if (!parsed.has('licenses')) parsed.set('licenses', '200000');
@@ -39,6 +54,9 @@ async function main(): Promise<number> {
   const cacheEntries = parsed.get('cache-entries');
   if (cacheEntries !== undefined && !/^\d+$/.test(cacheEntries))
     throw new Error(`--cache-entries must be a whole number (got ${cacheEntries})`);
+  const cacheMb = parsed.get('cache-mb');
+  if (cacheMb !== undefined && !/^\d+$/.test(cacheMb))
+    throw new Error(`--cache-mb must be a whole number (got ${cacheMb})`);
 
   const target = seedTarget(args, 'sqlite');
   const seeded = await seed(target);
@@ -53,6 +71,7 @@ async function main(): Promise<number> {
     env: {
       LICENSE_CHECK_RATE_LIMIT_PER_MINUTE: '100000000',
       ...(cacheEntries === undefined ? {} : { LICENSE_CHECK_CACHE_ENTRIES: cacheEntries }),
+      ...(cacheMb === undefined ? {} : { LICENSE_CHECK_CACHE_MB: cacheMb }),
     },
   });
   const startRss = server.readRss();
@@ -101,6 +120,7 @@ async function main(): Promise<number> {
   const cpuAfter = server.readCpuSeconds();
   const peakRss = server.readPeakRss();
   const endRss = server.readRss();
+  const endParts = rssParts(server.pid);
   await server.stop();
 
   const failed = result.non2xx + result.errors + result.timeouts;
@@ -110,18 +130,26 @@ async function main(): Promise<number> {
     seconds,
     connections,
     cacheEntries: cacheEntries === undefined ? 'default' : Number(cacheEntries),
+    cacheMb: cacheMb === undefined ? 'default' : Number(cacheMb),
     loadAverageBefore: load,
     loadAverageAfter: loadavg(),
     checksPerSecond: Math.round(result.requests.average),
     checks: result.requests.total,
     rounds: Math.round((result.requests.total / pairs.length) * 100) / 100,
     failed,
+    failedBy: { non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts },
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99 },
     cpuMicrosecondsPerCheck:
       cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
         ? undefined
         : Math.round(((cpuAfter - cpuBefore) * 1e6) / result.requests.total),
-    rssBytes: { start: startRss, end: endRss, peak: peakRss },
+    rssBytes: {
+      start: startRss,
+      end: endRss,
+      peak: peakRss,
+      endAnon: endParts?.anon,
+      endFile: endParts?.file,
+    },
     timeline,
   };
   const resultsDir = join(import.meta.dirname, 'results');
@@ -129,10 +157,12 @@ async function main(): Promise<number> {
   const file = join(resultsDir, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(
-    `cache ${report.cacheEntries}: ${report.checksPerSecond} checks/s (${report.checks.toLocaleString('en-US')} checks, ` +
+    `cache ${report.cacheEntries} entries, ${report.cacheMb} MiB: ${report.checksPerSecond} checks/s (${report.checks.toLocaleString('en-US')} checks, ` +
       `${report.rounds} rounds of ${pairs.length.toLocaleString('en-US')} machines), p50 ${report.latencyMs.p50} ms, ` +
-      `p99 ${report.latencyMs.p99} ms, CPU ${report.cpuMicrosecondsPerCheck} µs/check, failed ${failed}; ` +
-      `server ${mib(startRss)} at start, ${mib(endRss)} at the end, peak ${mib(peakRss)}`,
+      `p99 ${report.latencyMs.p99} ms, CPU ${report.cpuMicrosecondsPerCheck} µs/check, failed ${failed} ` +
+      `(${result.non2xx} not 2xx, ${result.errors} errors, ${result.timeouts} timeouts); ` +
+      `server ${mib(startRss)} at start, ${mib(endRss)} at the end (${mib(endParts?.anon)} anonymous, ` +
+      `${mib(endParts?.file)} file-backed), peak ${mib(peakRss)}`,
   );
   console.log(
     `load average before ${load.map((value) => value.toFixed(2)).join(' ')}, after ${report.loadAverageAfter

@@ -287,7 +287,10 @@ export const licensingContext = fp<LicensingOptions>(
           planCatalogue: app.catalogue.planCatalogue,
           reads: checkReads,
           heartbeats,
-          answers: createCheckAnswers(config.licensing.checkCacheEntries),
+          answers: createCheckAnswers({
+            maxEntries: config.licensing.checkCacheEntries,
+            maxBytes: config.licensing.checkCacheBytes,
+          }),
           leaseReuseShare: config.licensing.leaseReuseShare,
           ...(windowVersions ? { coveredVersions: windowVersions } : {}),
           checkedComponents: createCheckedComponents({ db, clock }),

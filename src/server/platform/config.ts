@@ -247,6 +247,13 @@ const environmentSchema = z.object({
     .max(100, 'must be between 0 and 100')
     .default(10),
   LICENSE_CHECK_CACHE_ENTRIES: z.coerce.number().int().min(0).default(50_000),
+  // About 2.2 KB of memory a kept answer (bench/README.md, "Memory"): 32 MiB keeps about 15 000.
+  LICENSE_CHECK_CACHE_MB: z.coerce
+    .number()
+    .int('must be a whole number of MiB')
+    .min(0, 'must be between 0 and 4096')
+    .max(4096, 'must be between 0 and 4096')
+    .default(32),
   HEARTBEAT_FLUSH_MINUTES: z.coerce
     .number()
     .positive('must be more than 0')
@@ -519,6 +526,8 @@ export interface Config {
     usageReservationPercent: number;
     /** Answers kept for repeated checks, per process; 0 keeps none. */
     checkCacheEntries: number;
+    /** About how many bytes those answers may hold, per process; 0 keeps none. */
+    checkCacheBytes: number;
     /** How often machines' check-ins (`last_seen_at`) are written, in batches. */
     heartbeatFlushMs: number;
     releasesDir: string;
@@ -695,6 +704,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       leaseReuseShare: env.LEASE_REUSE_PERCENT / 100,
       usageReservationPercent: env.USAGE_RESERVATION_PERCENT,
       checkCacheEntries: env.LICENSE_CHECK_CACHE_ENTRIES,
+      checkCacheBytes: env.LICENSE_CHECK_CACHE_MB * 1024 * 1024,
       heartbeatFlushMs: Math.round(env.HEARTBEAT_FLUSH_MINUTES * 60_000),
       releasesDir: resolve(env.RELEASES_DIR ?? resolve(dataDir, 'releases')),
     },

@@ -181,6 +181,8 @@ describeOnEveryDatabase(
       // The app that got 2.4 anyway is still licensed, and told what its license covers.
       const ended = await check(s, key, hw, '2.4.0');
       expect(ended.statusCode, ended.body).toBe(200);
+      // The window's fields close the answer, each once (the answer is written around its features).
+      expect(JSON.stringify(ended.json())).toBe(ended.body);
       expect(licenseStatusSchema.parse(ended.json())).toMatchObject({
         valid: true,
         status: 'active',

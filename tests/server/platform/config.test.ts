@@ -167,15 +167,25 @@ describe('loadConfig', () => {
   });
 
   describe('license checks', () => {
-    it('reuse a lease for 10 % of its life, keep 50 000 answers, write check-ins every 5 minutes, in one process', () => {
+    it('reuse a lease for 10 % of its life, keep at most 50 000 answers and 32 MiB of them, write check-ins every 5 minutes, in one process', () => {
       const { licensing, workers } = loadConfig({});
       expect(licensing).toMatchObject({
         leaseReuseShare: 0.1,
         usageReservationPercent: 10,
         checkCacheEntries: 50_000,
+        checkCacheBytes: 32 * 1024 * 1024,
         heartbeatFlushMs: 300_000,
       });
       expect(workers).toBe(1);
+    });
+
+    it('bound the kept answers by MiB as well as by number, refusing fractions, negatives and more than 4 GiB', () => {
+      expect(loadConfig({ LICENSE_CHECK_CACHE_MB: '0' }).licensing.checkCacheBytes).toBe(0);
+      expect(loadConfig({ LICENSE_CHECK_CACHE_MB: '100' }).licensing.checkCacheBytes).toBe(100 * 1024 * 1024);
+      for (const bad of ['-1', '1.5', '4097', 'lots'])
+        expect(variablesNamed(problemsOf({ LICENSE_CHECK_CACHE_MB: bad })), bad).toEqual([
+          'LICENSE_CHECK_CACHE_MB',
+        ]);
     });
 
     it('take fractions of a minute for the heartbeat flush and a share in percent', () => {

@@ -4,7 +4,7 @@ import { normalizeLicenseKey } from '../../../shared/license-key.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ActivationRow } from '../../platform/db/tables.js';
 import type { LeaseSigner } from '../leases/lease-signer.js';
-import { answerBytes, type CheckAnswers, type KeptAnswer } from './check-answers.js';
+import { type CheckAnswers, type KeptAnswer, stateDigest } from './check-answers.js';
 import type { HeldFloatingSeat, LicenseCheckReads, LicenseCheckRow } from './check-repository.js';
 import { type Heartbeats, WRITE_AT_ONCE_AFTER_MS } from './heartbeats.js';
 import { leaseFor } from './lease.js';
@@ -77,6 +77,45 @@ const usageKeyOf = (row: LicenseCheckRow, packsLeft: Map<string, number>): strin
 /** Feature blocks kept at most: one per plan, day and distinct usage in use, so a few hundred suffice. */
 const MAX_FEATURE_BLOCKS = 1_000;
 
+/** A plan's features as a check answers them for one day and usage, with their JSON made once. */
+interface FeatureBlock {
+  features: FeatureUsage[];
+  /** In memory of its own: a small Buffer is a slice of a shared 8 KB slab, which it would keep. */
+  bytes: Buffer;
+}
+
+const ownBytes = (text: string): Buffer => {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+};
+
+/** A valid answer's fields before its features, and after them, in the order they are written. */
+type AnswerHead = Pick<
+  LicenseStatusAnswer,
+  'valid' | 'status' | 'message' | 'requires_activation' | 'license_id' | 'plan' | 'expires_at'
+>;
+type AnswerTail = Omit<LicenseStatusAnswer, keyof AnswerHead | 'features'>;
+
+/**
+ * The answer's bytes: the kept text with the features block put back, which is what
+ * `JSON.stringify` makes of head, features and tail as one object.
+ */
+function answerBytes(kept: KeptAnswer, block: FeatureBlock): Buffer {
+  const { text, featuresAt } = kept;
+  const body = Buffer.allocUnsafe(text.length + block.bytes.length);
+  body.write(text, 0, featuresAt, 'latin1');
+  block.bytes.copy(body, featuresAt);
+  body.write(text.slice(featuresAt), featuresAt + block.bytes.length, 'latin1');
+  return body;
+}
+
+/** An answer as sent, with the lease inside it (which a check's signed nonce names). */
+interface SentAnswer {
+  body: Buffer;
+  lease: string;
+}
+
 /** Whose seat the machine is on, on an organisation's license: the member who activated it. */
 const seatOf = (row: LicenseCheckRow, activation: ActivationRow): SeatHolder | null =>
   row.organisation_id === null || activation.activated_by === null
@@ -137,7 +176,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
   const periodStarts = createPeriodStarts();
   // The features block depends only on the plan, the day and the usage: every license of a plan
   // with the same usage today (most often none) shares one, built once.
-  const featureBlocks = new Map<string, FeatureUsage[]>();
+  const featureBlocks = new Map<string, FeatureBlock>();
 
   function featuresFor(
     row: LicenseCheckRow,
@@ -146,10 +185,10 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
     day: string,
     usage: string,
     packsLeft: Map<string, number>,
-  ) {
+  ): FeatureBlock {
     const key = `${catalogue.fingerprint} ${day} ${usage}`;
-    let features = featureBlocks.get(key);
-    if (!features) {
+    let block = featureBlocks.get(key);
+    if (!block) {
       const totals: UsageTotals = new Map(
         row.usage.map(([featureId, periodStart, total]) => [
           counterKey(row.id, featureId, periodStart),
@@ -166,31 +205,36 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
         ),
         left: new Map([...packsLeft].map(([featureId, units]) => [`${row.id}|${featureId}`, units])),
       };
-      features = featureUsages(row.id, catalogue.features, totals, now, true, packs);
+      const features = featureUsages(row.id, catalogue.features, totals, now, true, packs);
+      block = { features, bytes: ownBytes(JSON.stringify(features)) };
       if (featureBlocks.size >= MAX_FEATURE_BLOCKS) featureBlocks.clear();
-      featureBlocks.set(key, features);
+      featureBlocks.set(key, block);
     }
-    return features;
+    return block;
   }
 
   /**
    * The kept answer with the check's nonce echoed and signed beside it: one signature, spliced into
    * the kept bytes, and nothing written (the app remembers the nonce it sent).
    */
-  function withNonce(answer: KeptAnswer, licenseId: string, hardwareId: string, nonce: string): Buffer {
+  function withNonce(answer: SentAnswer, licenseId: string, hardwareId: string, nonce: string): Buffer {
     const check = leases.signCheck({ nonce, licenseId, hardwareId, lease: answer.lease });
     const tail = Buffer.from(`,"nonce":${JSON.stringify(nonce)},"check":${JSON.stringify(check)}}`);
     return Buffer.concat([answer.body.subarray(0, answer.body.length - 1), tail]);
   }
 
-  async function answerFor(
+  /**
+   * A new answer: a lease signed for the machine, with its offline allowance reserved, and the
+   * answer around it as it is kept (everything but the features block).
+   */
+  async function keptAnswerFor(
     row: LicenseCheckRow,
     activation: ActivationRow,
     presentedHardwareId: string,
     catalogue: CachedPlan,
     now: Date,
-    state: string,
-    features: FeatureUsage[],
+    digest: string,
+    block: FeatureBlock,
     window: WindowAnswer | undefined,
   ): Promise<KeptAnswer> {
     const seat = seatOf(row, activation);
@@ -200,11 +244,11 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       leases,
       row,
       presentedHardwareId,
-      { plan: catalogue.plan, usage_info: { features }, trial },
+      { plan: catalogue.plan, usage_info: { features: block.features }, trial },
       seat,
       activation.id,
     );
-    const answer: LicenseStatusAnswer = {
+    const head: AnswerHead = {
       valid: true,
       status: 'active',
       message: window?.fields.update_window_ended
@@ -216,7 +260,8 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       license_id: row.id,
       plan: catalogue.plan,
       expires_at: row.expires_at,
-      features,
+    };
+    const tail: AnswerTail = {
       activation_id: activation.id,
       seat,
       trial,
@@ -224,12 +269,18 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       lease_expires_at: signed.expiresAt,
       ...window?.fields,
     };
+    // Both sides always have fields (`valid`, `activation_id`), so the features fit between them.
+    const before = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"features":`);
+    const text = Buffer.concat([before, Buffer.from(`,${JSON.stringify(tail).slice(1)}`)]).toString('latin1');
     const signedAtMs = now.getTime();
     const lifetimeMs = Date.parse(signed.expiresAt) - signedAtMs;
     return {
-      state,
-      body: answerBytes(JSON.stringify(answer)),
-      lease: signed.lease,
+      stateDigest: digest,
+      text,
+      featuresAt: before.length,
+      // The lease is ASCII and unique (its id and signature), so its characters are its bytes.
+      leaseAt: text.indexOf(signed.lease, before.length),
+      leaseLength: signed.lease.length,
       renewAtMs: signedAtMs + lifetimeMs * leaseReuseShare,
     };
   }
@@ -247,9 +298,9 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
     now: Date,
     appVersion: string | undefined,
     day: string,
-  ): Promise<KeptAnswer> {
+  ): Promise<SentAnswer> {
     const packsLeft = packsLeftAt(row, now);
-    const features = featuresFor(row, catalogue, now, day, usageKeyOf(row, packsLeft), packsLeft);
+    const { features } = featuresFor(row, catalogue, now, day, usageKeyOf(row, packsLeft), packsLeft);
     const window =
       row.updates_until === null
         ? undefined
@@ -296,7 +347,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       lease_expires_at: signed.expiresAt,
       ...window?.fields,
     };
-    return { state: '', body: Buffer.from(JSON.stringify(answer)), lease: signed.lease, renewAtMs: 0 };
+    return { body: Buffer.from(JSON.stringify(answer)), lease: signed.lease };
   }
 
   return {
@@ -345,24 +396,29 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
         row.updates_until === null
           ? undefined
           : await windowAnswer(row.updates_until, body.app_version, now, coveredVersions);
-      const state = stateOf(
-        row,
-        activation,
-        body.hardware_id,
-        catalogue,
-        leases.activeKeyId,
-        periods,
-        usage,
-        now,
-        window,
+      const digest = stateDigest(
+        stateOf(
+          row,
+          activation,
+          body.hardware_id,
+          catalogue,
+          leases.activeKeyId,
+          periods,
+          usage,
+          now,
+          window,
+        ),
       );
-      let answer = answers.get(row.id, activation.hardware_id, state, now.getTime());
-      if (!answer) {
-        const features = featuresFor(row, catalogue, now, periods.day, usage, packsLeft);
-        answer = await answerFor(row, activation, body.hardware_id, catalogue, now, state, features, window);
-        answers.set(row.id, activation.hardware_id, answer, now.getTime());
+      const block = featuresFor(row, catalogue, now, periods.day, usage, packsLeft);
+      let kept = answers.get(row.id, activation.hardware_id, digest, now.getTime());
+      if (!kept) {
+        kept = await keptAnswerFor(row, activation, body.hardware_id, catalogue, now, digest, block, window);
+        answers.set(row.id, activation.hardware_id, kept, now.getTime());
       }
-      return body.nonce ? withNonce(answer, row.id, body.hardware_id, body.nonce) : answer.body;
+      const sent = answerBytes(kept, block);
+      if (!body.nonce) return sent;
+      const lease = kept.text.slice(kept.leaseAt, kept.leaseAt + kept.leaseLength);
+      return withNonce({ body: sent, lease }, row.id, body.hardware_id, body.nonce);
     },
   };
 }
