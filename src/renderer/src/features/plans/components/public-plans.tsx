@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { type MouseEvent, useCallback, useEffect, useState } from 'react';
+import { type MouseEvent, startTransition, useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Plan } from '../../../../../shared/api/plans';
 import { portalPaths } from '../../../../../shared/routes';
@@ -72,7 +72,8 @@ export function usePublicPlansRead(): { result: PlansState; reload: () => void }
     if (!keepShown) setResult({ state: 'loading' });
     let current = true;
     dispatch(readPublicPlans()).then(
-      (plans) => current && setResult({ state: 'loaded', plans, current: true }),
+      // The whole landing page renders again with them: in slices, so the page stays responsive.
+      (plans) => current && startTransition(() => setResult({ state: 'loaded', plans, current: true })),
       () => current && !keepShown && setResult({ state: 'failed' }),
     );
     return () => {
