@@ -145,8 +145,10 @@ function PricedPlans({ plans: listed, current }: { plans: Plan[]; current: boole
         </Group>
       ) : null}
       <PlanGrid count={plans.length}>
+        {/* By code, not id: the build's plans (see PlansState) have other ids than the server's, and
+            the cards the page was rendered with are to be updated when those arrive, not made again. */}
         {plans.map((plan) => (
-          <PlanCard key={plan.id} plan={plan} action={<SignUpAction plan={plan} ready={current} />} />
+          <PlanCard key={plan.code} plan={plan} action={<SignUpAction plan={plan} ready={current} />} />
         ))}
       </PlanGrid>
     </Stack>
