@@ -6,11 +6,13 @@
  * catalogue, read from the server itself, and are refreshed by the client.
  *
  * Each page gets: its rendered tree in `#root` (marked `data-prerendered`), the session gate's
- * first screen in a template, the plans as JSON, and the session boot script
- * (src/shared/prerendered-page.ts), which swaps the screen in for a visitor with a stored session.
- * The styles of the page's own chunks are linked, not only preloaded: the HTML paints with them.
+ * first screen in a template, its module scripts in another, the plans as JSON, and the session
+ * boot script (src/shared/prerendered-page.ts), which swaps the screen in for a visitor with a
+ * stored session and loads the scripts once the page has painted. Its styles are inlined: it
+ * paints from the HTML alone (scripts/paint-before-scripts.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,11 +23,13 @@ import type { Plan } from '../src/shared/api/plans.js';
 import { API_BASE_PATH, portalPaths } from '../src/shared/routes.js';
 import { apiPaths } from '../src/shared/api-paths.js';
 import {
+  PAGE_SCRIPTS_TEMPLATE_ID,
   PRERENDERED_ATTRIBUTE,
   PRERENDERED_PLANS_ID,
   RESTORING_TEMPLATE_ID,
   SESSION_BOOT_SCRIPT,
 } from '../src/shared/prerendered-page.js';
+import { inlineStylesheets, takeScripts } from './paint-before-scripts.js';
 import { precompressDirectory } from './precompress-assets.js';
 import { portalLanguages } from './vite-lingui.js';
 
@@ -93,8 +97,16 @@ async function defaultCataloguePlans(): Promise<Plan[]> {
 /** JSON safe inside a `<script>` element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c');
 
-/** The build's page for `path` with `rendered` in its root (see the file's comment). */
-export function prerenderedPage(html: string, rendered: string, plans: Plan[]): string {
+/**
+ * The build's page for `path` with `rendered` in its root (see the file's comment); `styleOf` gives
+ * the text of a stylesheet of the build by its path in it.
+ */
+export function prerenderedPage(
+  html: string,
+  rendered: string,
+  plans: Plan[],
+  styleOf: (file: string) => string,
+): string {
   const open = '<div id="root">';
   if (html.includes(PRERENDERED_ATTRIBUTE))
     throw new Error('the page is rendered already: build the portal again');
@@ -102,16 +114,15 @@ export function prerenderedPage(html: string, rendered: string, plans: Plan[]): 
   const end = html.lastIndexOf('</div>', html.indexOf('</body>'));
   if (start < 0 || end < start) throw new Error('the page has no #root to render into');
   const restoring = html.slice(start + open.length, end).trim();
+  const head = takeScripts(inlineStylesheets(html.slice(0, start), styleOf));
   const body = [
     `<div id="root" ${PRERENDERED_ATTRIBUTE}>${rendered}</div>`,
     `<template id="${RESTORING_TEMPLATE_ID}">${restoring}</template>`,
+    `<template id="${PAGE_SCRIPTS_TEMPLATE_ID}">${head.scripts.join('')}</template>`,
     `<script type="application/json" id="${PRERENDERED_PLANS_ID}">${scriptJson(plans)}</script>`,
     `<script>${SESSION_BOOT_SCRIPT}</script>`,
   ].join('\n    ');
-  return (html.slice(0, start) + body + html.slice(end + '</div>'.length)).replaceAll(
-    '<link rel="preload" as="style"',
-    '<link rel="stylesheet"',
-  );
+  return head.html + body + html.slice(end + '</div>'.length);
 }
 
 export async function prerenderPublicPages(): Promise<void> {
@@ -119,10 +130,11 @@ export async function prerenderPublicPages(): Promise<void> {
   const outDir = join(REPO_ROOT, 'node_modules/.cache/prerender');
   try {
     const [render, plans] = await Promise.all([serverRenderer(outDir), defaultCataloguePlans()]);
+    const styleOf = (file: string) => readFileSync(join(WEB_OUT, file), 'utf8');
     for (const path of PRERENDERED_PATHS) {
       const file = join(ROUTE_PAGES, path, 'index.html');
       const html = await readFile(file, 'utf8');
-      await writeFile(file, prerenderedPage(html, await render(path, plans), plans));
+      await writeFile(file, prerenderedPage(html, await render(path, plans), plans, styleOf));
     }
     await precompressDirectory(ROUTE_PAGES);
   } finally {

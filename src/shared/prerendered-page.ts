@@ -11,15 +11,34 @@ export const PRERENDERED_ATTRIBUTE = 'data-prerendered';
 export const PRERENDERED_PLANS_ID = 'prerendered-plans';
 /** The template holding the session gate's first screen ('Initializing secure session...'). */
 export const RESTORING_TEMPLATE_ID = 'restoring-session';
+/** The template holding the page's module scripts, which the boot script loads after the first paint. */
+export const PAGE_SCRIPTS_TEMPLATE_ID = 'page-scripts';
 
 /**
- * The script a page rendered at build time runs right after its `#root`, before the first paint:
- * a visitor with a stored session (the refresh token's cookie, or this tab's access token) is not
+ * Puts the page's scripts in the document once it has painted its first content (the Paint Timing
+ * API's entry), so nothing the page paints with waits for them (scripts/paint-before-scripts.ts).
+ * A page that cannot paint now (a tab opened in the background, a browser without the entry) gets
+ * them at once: there is no paint to keep them from.
+ */
+const LOAD_SCRIPTS_AFTER_PAINT =
+  "(function(){var t=document.getElementById('" +
+  PAGE_SCRIPTS_TEMPLATE_ID +
+  "');if(!t)return;var done=false;" +
+  'function load(){if(done)return;done=true;document.head.appendChild(document.importNode(t.content,true))}' +
+  "document.addEventListener('visibilitychange',load);" +
+  "try{if(document.visibilityState==='hidden'||PerformanceObserver.supportedEntryTypes.indexOf('paint')<0)return load();" +
+  "new PerformanceObserver(function(l,o){if(l.getEntriesByName('first-contentful-paint').length){o.disconnect();load()}})" +
+  ".observe({type:'paint',buffered:true})}catch(e){load()}})();";
+
+/**
+ * The script a page rendered at build time runs after its `#root` and its templates, before the
+ * first paint. First, a visitor with a stored session (the refresh token's cookie, or this tab's access token) is not
  * shown the signed-out page they would leave a moment later, but the session gate's first screen
  * while the session is restored, and the page is then rendered afresh instead of hydrated (the
  * attribute goes). A visitor with nothing stored keeps the page as rendered, unless the address
  * has a query or a fragment the build could not know (`?next=`, `#sso_code=`): the page then stays
  * on screen while the client renders it afresh for that address, instead of hydrating a mismatch.
+ * Then it loads the page's scripts once the page has painted (`LOAD_SCRIPTS_AFTER_PAINT`).
  *
  * The server's Content Security Policy allows exactly this text by its hash (the desktop shell
  * loads no page rendered ahead of time), so keep it plain ES5 and change it only here.
@@ -37,4 +56,5 @@ export const SESSION_BOOT_SCRIPT =
   PRERENDERED_ATTRIBUTE +
   "');r.innerHTML=t.innerHTML}else if(location.search||location.hash){r.removeAttribute('" +
   PRERENDERED_ATTRIBUTE +
-  "')}}catch(e){}})();";
+  "')}}catch(e){}})();" +
+  LOAD_SCRIPTS_AFTER_PAINT;

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_SCRIPTS_TEMPLATE_ID } from '../../src/shared/prerendered-page.js';
 import { ensureRendererBuild, RENDERER_BUILD_DIR, REPO_ROOT } from './support/build.js';
 import { ChunkGraph } from './support/chunk-graph.js';
 import { describePortal } from './support/portal.js';
@@ -73,7 +74,7 @@ describe('the renderer build (first load)', () => {
   });
 
   it.each(Object.entries(FIRST_SCREENS))(
-    'the page written for %s is index.html with that screen rendered, linking its chunks and styles, nothing else',
+    'the page written for %s is index.html with that screen rendered, its styles inline and its scripts held for after the first paint',
     async (path, pageSource) => {
       const index = await readFile(join(RENDERER_BUILD_DIR, 'index.html'), 'utf8');
       const page = await readFile(join(RENDERER_BUILD_DIR, 'routes', path, 'index.html'), 'utf8');
@@ -85,20 +86,49 @@ describe('the renderer build (first load)', () => {
       const expectedScripts = needed.map((key) => graph.chunk(key).file);
       // The manifest's `css` of a chunk: the styles its modules import.
       const expectedStyles = needed.flatMap((key) => (graph.chunk(key) as { css?: string[] }).css ?? []);
-      const ownLinks = (rel: string) =>
-        linksOf(page, rel).filter((file) => !linksOf(index, rel).includes(file));
-      expect(ownLinks('modulepreload').toSorted()).toEqual(expectedScripts.toSorted());
-      // Linked, not only preloaded: the rendered HTML paints with them (scripts/prerender-public-pages.ts).
-      expect(ownLinks('stylesheet').toSorted()).toEqual([...new Set(expectedStyles)].toSorted());
-      expect(ownLinks('preload" as="style')).toEqual([]);
-      // Apart from the links and the rendered body the page is index.html: same title, description,
-      // entry; its start-up screen is kept in a template for a visitor with a stored session.
-      const withoutLinks = (html: string) =>
-        html.replace(/\n\s*<link rel="(modulepreload|stylesheet|preload)"[^>]*>/g, '');
-      const head = (html: string) => {
-        const bare = withoutLinks(html);
-        return bare.slice(0, bare.indexOf('<body>'));
-      };
+
+      // The scripts are the entry and exactly the screen's chunks, all in the template the boot
+      // script loads after the first paint (scripts/paint-before-scripts.ts): none is fetched before.
+      const held =
+        new RegExp(`<template id="${PAGE_SCRIPTS_TEMPLATE_ID}">(.*?)</template>`).exec(page)?.[1] ?? '';
+      const outside = page.replace(held, '');
+      expect(linksOf(outside, 'modulepreload')).toEqual([]);
+      expect(outside).not.toMatch(/<script[^>]* src=/);
+      const entry = /<script type="module" crossorigin src="[^"]+"><\/script>/.exec(index)?.[0] ?? '';
+      expect(entry).not.toBe('');
+      expect(held).toContain(entry);
+      const ownPreloads = linksOf(held, 'modulepreload').filter(
+        (file) => !linksOf(index, 'modulepreload').includes(file),
+      );
+      expect(ownPreloads.toSorted()).toEqual(expectedScripts.toSorted());
+
+      // No stylesheet to wait for: the entry's (first) and the screen's are inline, each followed by a disabled link that tells Vite's chunk loader it is in the page.
+      expect(linksOf(page, 'stylesheet')).toEqual([]);
+      expect(linksOf(page, 'preload" as="style')).toEqual([]);
+      const inlined = [
+        ...page.matchAll(/<link rel="stylesheet" crossorigin href="\/([^"]+)" disabled>/g),
+      ].map((match) => match[1] ?? '');
+      expect(inlined.slice(0, 1)).toEqual(linksOf(index, 'stylesheet'));
+      expect(inlined.toSorted()).toEqual(
+        [...new Set([...linksOf(index, 'stylesheet'), ...expectedStyles])].toSorted(),
+      );
+      for (const file of inlined) {
+        const css = await readFile(join(RENDERER_BUILD_DIR, file), 'utf8');
+        expect(page, file).toContain(
+          `<style>${css}</style><link rel="stylesheet" crossorigin href="/${file}" disabled>`,
+        );
+      }
+
+      // Apart from that the page is index.html: same title, description, theme script; its
+      // start-up screen is kept in a template for a visitor with a stored session.
+      const head = (html: string) =>
+        html
+          .slice(0, html.indexOf('<body>'))
+          .replace(/\n\s*<style>[\s\S]*?<\/style><link rel="stylesheet"[^>]*disabled>/g, '')
+          .replace(
+            /\n\s*<(link rel="(modulepreload|stylesheet|preload)"|script type="module")[^>]*>(<\/script>)?/g,
+            '',
+          );
       expect(head(page)).toBe(head(index));
       const startUp = /<div id="root">([\s\S]*)<\/div>\s*<\/body>/.exec(index)?.[1]?.trim() ?? '';
       expect(startUp).toContain('Initializing secure session...');
@@ -134,16 +164,41 @@ describePortal('the first screens in the browser', (portal) => {
     expect(shift).toBeLessThan(0.02);
   });
 
-  it('/landing is served its own page, and the browser fetches the chunks it preloads', async () => {
+  it('/landing is served its own page; the browser fetches its chunks after the first paint and none of its inlined styles', async () => {
     const page = await portal.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     const response = await page.goto('/landing', { waitUntil: 'networkidle' });
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.waitForLoadState('networkidle');
     expect(response?.headers()['cache-control']).toBe('no-cache');
     const html = (await response?.text()) ?? '';
     const preloaded = linksOf(html, 'modulepreload').map((file) => `/${file}`);
     const landingChunk = preloaded.find((file) => file.includes('landing-page'));
     expect(landingChunk).toBeDefined();
     expect(requested).toContain(landingChunk);
+    // Hydrated: the chunks ran and the page is React's.
+    await expect
+      .poll(() =>
+        page.evaluate<boolean>(
+          "Object.keys(document.querySelector('h1')).some((key) => key.startsWith('__reactFiber$'))",
+        ),
+      )
+      .toBe(true);
+    // The styles it carries inline are not fetched again when the screen's chunk loads.
+    const inlined = [...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)" disabled>/g)].map(
+      (match) => match[1],
+    );
+    expect(inlined.length).toBeGreaterThan(1);
+    expect(requested.filter((path) => inlined.includes(path))).toEqual([]);
+    // Every script was asked for after the page had painted: the order of the browser's own records.
+    const [firstPaint, firstScript] = await page.evaluate<[number, number]>(`[
+      performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity,
+      Math.min(...performance.getEntriesByType('resource')
+        .filter((entry) => entry.name.endsWith('.js'))
+        .map((entry) => entry.startTime)),
+    ]`);
+    expect(firstPaint).toBeLessThan(Infinity);
+    expect(firstScript).toBeGreaterThan(firstPaint);
   });
 });

@@ -4,7 +4,7 @@ import './lib/zod-config';
 import '@mantine/core/styles/baseline.layer.css';
 import '@mantine/core/styles/default-css-variables.layer.css';
 import '@mantine/core/styles/global.layer.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { PRERENDERED_ATTRIBUTE } from '../../shared/prerendered-page';
@@ -40,7 +40,9 @@ const app = (
   </StrictMode>
 );
 
-if (prerendered && english) hydrateRoot(container, app);
+// As a transition, hydration works in slices and lets the browser answer between them, instead of
+// holding the main thread for the whole page: the page is already on screen, only its code is missing.
+if (prerendered && english) startTransition(() => void hydrateRoot(container, app));
 else if (english) createRoot(container).render(app);
 else
   void showLanguage(language)

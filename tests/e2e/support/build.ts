@@ -15,6 +15,7 @@ const BUILD_INPUTS = [
   'src/shared',
   'electron.vite.config.ts',
   'scripts/prerender-public-pages.ts',
+  'scripts/paint-before-scripts.ts',
 ].map((path) => join(REPO_ROOT, path));
 const STATE_DIR = join(REPO_ROOT, 'node_modules/.cache/e2e-build');
 const LOCK_DIR = join(STATE_DIR, 'lock');

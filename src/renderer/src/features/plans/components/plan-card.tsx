@@ -67,8 +67,10 @@ export function PlanCard({ plan, action, note, current = false, compact = false 
           aria-label={compact ? t`What ${name} includes` : undefined}
         >
           <List.Item>{formatSeats(plan.max_activations, plan.seat_based)}</List.Item>
+          {/* By key, not id: the same feature has another id in the database the landing page was
+              rendered from at build time (features/plans/components/public-plans.tsx). */}
           {plan.features.map((feature) => (
-            <List.Item key={feature.feature_id}>{formatFeature(feature)}</List.Item>
+            <List.Item key={feature.key}>{formatFeature(feature)}</List.Item>
           ))}
         </List>
         <Stack gap={6} mt="auto">

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { type MouseEvent, useCallback, useEffect, useState } from 'react';
+import { type MouseEvent, startTransition, useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Plan } from '../../../../../shared/api/plans';
 import { portalPaths } from '../../../../../shared/routes';
@@ -72,7 +72,8 @@ export function usePublicPlansRead(): { result: PlansState; reload: () => void }
     if (!keepShown) setResult({ state: 'loading' });
     let current = true;
     dispatch(readPublicPlans()).then(
-      (plans) => current && setResult({ state: 'loaded', plans, current: true }),
+      // The whole landing page renders again with them: in slices, so the page stays responsive.
+      (plans) => current && startTransition(() => setResult({ state: 'loaded', plans, current: true })),
       () => current && !keepShown && setResult({ state: 'failed' }),
     );
     return () => {
@@ -144,8 +145,10 @@ function PricedPlans({ plans: listed, current }: { plans: Plan[]; current: boole
         </Group>
       ) : null}
       <PlanGrid count={plans.length}>
+        {/* By code, not id: the build's plans (see PlansState) have other ids than the server's, and
+            the cards the page was rendered with are to be updated when those arrive, not made again. */}
         {plans.map((plan) => (
-          <PlanCard key={plan.id} plan={plan} action={<SignUpAction plan={plan} ready={current} />} />
+          <PlanCard key={plan.code} plan={plan} action={<SignUpAction plan={plan} ready={current} />} />
         ))}
       </PlanGrid>
     </Stack>
