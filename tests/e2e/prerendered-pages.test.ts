@@ -152,6 +152,28 @@ describePortal('the public pages, rendered ahead of time', (portal) => {
     expect(decodeURIComponent((await pro.getAttribute('href')) ?? '')).toContain(proId);
   });
 
+  it('a page built in an earlier year hydrates without a mismatch, then shows the year of the visit', async () => {
+    const context = await portal.newContext({ ...DESKTOP, reducedMotion: 'reduce' });
+    const built = new Date().getFullYear();
+    await context.clock.setFixedTime(new Date(Date.UTC(built + 4, 0, 2, 12)));
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    const release = await holdEntryScript(page);
+    await page.goto('/landing', { waitUntil: 'commit' });
+    const footer = page.getByRole('contentinfo');
+    await footer.getByText(`© ${built}`).waitFor();
+    await page.evaluate("window.sentHeading = document.querySelector('h1')");
+    release();
+    await footer.getByText(`© ${built + 4}`).waitFor();
+    // Hydrated, not rendered afresh: the heading sent is still the one on the page.
+    expect(await page.evaluate<boolean>('window.sentHeading.isConnected')).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
   it('an address with a query the build did not render is rendered afresh, the page shown meanwhile', async () => {
     const page = await portal.newPage({ ...DESKTOP, reducedMotion: 'reduce' });
     const problems: string[] = [];

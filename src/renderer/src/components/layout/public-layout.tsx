@@ -5,6 +5,7 @@ import { Link, Outlet, useLocation } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { API_DOCS_PATH, portalPaths } from '../../../../shared/routes';
 import { useHydrated } from '../../lib/use-hydrated';
+import { CopyrightYear } from './copyright-year';
 import { Logo } from '../brand/logo';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { LanguageSelect } from './language-select';
@@ -87,7 +88,7 @@ export function PublicLayout({ home, themeToggle, languageSelect }: PublicLayout
         <Container size="lg">
           <Group justify="space-between" gap="sm">
             <Text size="sm" c="dimmed">
-              © {new Date().getFullYear()} {PRODUCT_NAME}
+              © <CopyrightYear /> {PRODUCT_NAME}
             </Text>
             <Group gap="lg" component="nav" aria-label={t`Footer`}>
               {home ? (
