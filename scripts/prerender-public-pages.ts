@@ -47,9 +47,13 @@ export const PRERENDERED_PATHS = [
 ] as const;
 
 type RenderPublicPage = (path: string, plans: Plan[]) => Promise<string>;
+/** A public page as rendered at build time: its root's HTML and its title. */
+type RenderedPage = { rendered: string; title: string };
 
 /** src/renderer/src/prerender.tsx built for Node, with the class names the browser build gave. */
-async function serverRenderer(outDir: string): Promise<RenderPublicPage> {
+async function serverRenderer(
+  outDir: string,
+): Promise<(path: string, plans: Plan[]) => Promise<RenderedPage>> {
   await build({
     configFile: false,
     root: RENDERER_ROOT,
@@ -59,8 +63,12 @@ async function serverRenderer(outDir: string): Promise<RenderPublicPage> {
   });
   const module = (await import(pathToFileURL(join(outDir, 'prerender.js')).href)) as {
     renderPublicPage: RenderPublicPage;
+    publicPageTitle: (path: string) => string;
   };
-  return module.renderPublicPage;
+  return async (path, plans) => ({
+    rendered: await module.renderPublicPage(path, plans),
+    title: module.publicPageTitle(path),
+  });
 }
 
 /** GET /plans/public of a server started on an empty database: the default catalogue's plans. */
@@ -97,13 +105,20 @@ async function defaultCataloguePlans(): Promise<Plan[]> {
 /** JSON safe inside a `<script>` element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c');
 
+/** The page's head with its own title instead of the product's name alone. */
+function withTitle(head: string, title: string): string {
+  const escaped = title.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  if (!/<title>[^<]*<\/title>/.test(head)) throw new Error('the page has no <title> to name it by');
+  return head.replace(/<title>[^<]*<\/title>/, `<title>${escaped}</title>`);
+}
+
 /**
  * The build's page for `path` with `rendered` in its root (see the file's comment); `styleOf` gives
  * the text of a stylesheet of the build by its path in it.
  */
 export function prerenderedPage(
   html: string,
-  rendered: string,
+  { rendered, title }: RenderedPage,
   plans: Plan[],
   styleOf: (file: string) => string,
 ): string {
@@ -114,7 +129,7 @@ export function prerenderedPage(
   const end = html.lastIndexOf('</div>', html.indexOf('</body>'));
   if (start < 0 || end < start) throw new Error('the page has no #root to render into');
   const restoring = html.slice(start + open.length, end).trim();
-  const head = takeScripts(inlineStylesheets(html.slice(0, start), styleOf));
+  const head = takeScripts(inlineStylesheets(withTitle(html.slice(0, start), title), styleOf));
   const body = [
     `<div id="root" ${PRERENDERED_ATTRIBUTE}>${rendered}</div>`,
     `<template id="${RESTORING_TEMPLATE_ID}">${restoring}</template>`,

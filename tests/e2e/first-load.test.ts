@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PRODUCT_NAME } from '../../src/shared/constants.js';
 import { PAGE_SCRIPTS_TEMPLATE_ID } from '../../src/shared/prerendered-page.js';
 import { ensureRendererBuild, RENDERER_BUILD_DIR, REPO_ROOT } from './support/build.js';
 import { ChunkGraph } from './support/chunk-graph.js';
@@ -19,6 +20,14 @@ const FIRST_SCREENS = {
   '/register': 'src/features/auth/pages/register-page.tsx',
   '/forgot-password': 'src/features/auth/pages/forgot-password-page.tsx',
 } as const;
+
+/** Their titles, as each screen sets it (app/screen-titles.ts). */
+const TITLES: Record<string, string> = {
+  '/landing': 'Your AI assistant on the desktop',
+  '/login': 'Sign in',
+  '/register': 'Create account',
+  '/forgot-password': 'Reset your password',
+};
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -119,11 +128,13 @@ describe('the renderer build (first load)', () => {
         );
       }
 
-      // Apart from that the page is index.html: same title, description, theme script; its
-      // start-up screen is kept in a template for a visitor with a stored session.
+      // Apart from that the page is index.html: same description, theme script, and the title its
+      // scripts would set; its start-up screen is kept in a template for a visitor with a stored session.
+      expect(/<title>([^<]*)<\/title>/.exec(page)?.[1]).toBe(`${TITLES[path]} · ${PRODUCT_NAME}`);
       const head = (html: string) =>
         html
           .slice(0, html.indexOf('<body>'))
+          .replace(/<title>[^<]*<\/title>/, '<title></title>')
           .replace(/\n\s*<style>[\s\S]*?<\/style><link rel="stylesheet"[^>]*disabled>/g, '')
           .replace(
             /\n\s*<(link rel="(modulepreload|stylesheet|preload)"|script type="module")[^>]*>(<\/script>)?/g,

@@ -247,6 +247,8 @@ describePortal(
       for (const dialog of USER_DIALOGS) {
         await page.goto(dialog.path);
         await page.getByRole('heading', { level: 1 }).first().waitFor();
+        // The screen's reads answered first: a button rendered again as they arrive can lose a click.
+        await page.waitForLoadState('networkidle');
         await page
           .getByRole('button', { name: pseudoName(dialog.button) })
           .first()

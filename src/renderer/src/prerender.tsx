@@ -4,11 +4,14 @@ import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import type { Plan } from '../../shared/api/plans';
+import { portalPaths } from '../../shared/routes';
 import { AppProviders } from './app/providers';
 import { AppRoutes } from './app/router';
+import { documentTitle, PUBLIC_SCREEN_TITLES, type PublicScreenName } from './app/screen-titles';
 import { makeStore } from './app/store';
 import { PrerenderedPlansContext } from './features/plans/prerendered-plans';
 import type { CookieJar } from './lib/cookies';
+import { portalI18n } from './lib/i18n/portal-i18n';
 import { createServices } from './lib/services';
 
 /** A storage that holds nothing: the build has no visitor, and nothing it renders reads one. */
@@ -73,4 +76,14 @@ export async function renderPublicPage(path: string, plans: Plan[]): Promise<str
   if (failures.length > 0)
     throw new AggregateError(failures, `rendering ${path} failed: ${failures.map(String).join('; ')}`);
   return new Response(prelude).text();
+}
+
+/**
+ * The title of the public page at `path` ("Sign in · Desktop AI Assistant"), in English as the
+ * build renders it: the page carries it before its scripts run, which set it from then on.
+ */
+export function publicPageTitle(path: string): string {
+  const name = Object.entries(portalPaths).find(([, screenPath]) => screenPath === path)?.[0];
+  if (!name || !(name in PUBLIC_SCREEN_TITLES)) throw new Error(`${path} is not a public screen`);
+  return documentTitle(portalI18n._(PUBLIC_SCREEN_TITLES[name as PublicScreenName]));
 }

@@ -141,7 +141,7 @@ describeOnEveryDatabase('the customer mail', (server) => {
     );
     expect(alert, 'a German alert').toBeDefined();
     expect(alert!.text).toContain('Hallo Ada Lovelace,');
-    expect(alert!.text).toContain('Gerät: Firefox on Windows');
+    expect(alert!.text).toContain('Gerät: Firefox unter Windows');
     expect(alert!.text).toContain('Um diese E-Mails abzubestellen: http://portal.test/');
     expect(alert!.html).toContain('lang="de"');
   });

@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { Button, Stack, Text } from '@mantine/core';
-import { type FormEventHandler, type ReactNode, useEffect } from 'react';
+import { type FormEventHandler, type ReactNode, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { useHydrated } from '../../../lib/use-hydrated';
@@ -28,6 +28,8 @@ interface AuthFormProps {
   followUp?: ReactNode;
   /** Under the form, inside the card: another way in that is not part of the form (a passkey). */
   aside?: ReactNode;
+  /** The first field takes focus when the form can be used, as its `autoFocus` asks. */
+  focusFirstField?: boolean;
 }
 
 /** The fieldset's own frame, which the card already draws. */
@@ -43,10 +45,18 @@ const PLAIN_FIELDSET = { border: 0, margin: 0, padding: 0, minWidth: 0 } as cons
 export function AuthForm(props: AuthFormProps) {
   const { title, description, footer, onSubmit, submitting, submitLabel, failure, failureTitle } = props;
   const hydrated = useHydrated();
+  const fields = useRef<HTMLFieldSetElement>(null);
+  const { focusFirstField } = props;
+  useEffect(() => {
+    // A page rendered ahead of time is hydrated with its fields disabled, so their `autoFocus`
+    // finds nothing to focus: the first field takes it once enabled, unless the visitor moved on.
+    if (focusFirstField && hydrated && document.activeElement === document.body)
+      fields.current?.querySelector('input')?.focus();
+  }, [focusFirstField, hydrated]);
   return (
     <AuthCard title={title} description={description} footer={footer}>
       <form onSubmit={onSubmit} method="post" noValidate>
-        <fieldset disabled={!hydrated} style={PLAIN_FIELDSET}>
+        <fieldset ref={fields} disabled={!hydrated} style={PLAIN_FIELDSET}>
           <Stack gap="md">
             {failure && <FormAlert title={failureTitle}>{failure}</FormAlert>}
             {props.children}

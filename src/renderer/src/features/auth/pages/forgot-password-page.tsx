@@ -80,6 +80,7 @@ export default function ForgotPasswordPage() {
 
   return (
     <AuthForm
+      focusFirstField
       title={t`Reset your password`}
       description={t`Enter the e-mail address of your account and we will send you a link to choose a new password.`}
       footer={backToSignIn}

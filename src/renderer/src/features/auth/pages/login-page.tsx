@@ -241,6 +241,7 @@ export default function LoginPage() {
 
   return (
     <AuthForm
+      focusFirstField
       title={t`Sign in`}
       description={t`Welcome back. Sign in to manage your licenses, devices and plan.`}
       footer={
