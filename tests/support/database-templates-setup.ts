@@ -12,17 +12,9 @@ import {
   TEST_POSTGRES_URL,
   withAdminClient,
 } from './databases.js';
+import { isAlive } from './process-alive.js';
 
 const TEMPLATE_PREFIX = 'portal_template_';
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A run that was killed left its template behind; other runs on this machine may be using theirs. */
 async function dropTemplatesOfDeadRuns(): Promise<void> {

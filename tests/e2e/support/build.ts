@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { cp, link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { isAlive } from '../../support/process-alive.js';
 
 const run = promisify(execFile);
 
@@ -40,15 +41,6 @@ export async function staleBuildReason(): Promise<string | undefined> {
     ? 'a source file under src/renderer or src/shared is newer than the build'
     : undefined;
 }
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A lock directory shared by every Vitest worker; a holder that died leaves a lock the next one takes over. */
 async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
