@@ -1,6 +1,5 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg, plural } from '@lingui/core/macro';
-import { formatDateTime } from '../format-date';
 import type { KnownPattern } from './form-messages';
 
 /**
@@ -303,8 +302,8 @@ export const DESKTOP_LICENSE_PATTERNS: readonly KnownPattern[] = [
   {
     // Main writes the day as an ISO timestamp; the language shown writes it its own way.
     pattern: /^This machine borrowed a seat until (\S+): it runs offline until then\.$/,
-    message: (match) => {
-      const until = formatDateTime(match[1] ?? '');
+    message: (match, { dateTime }) => {
+      const until = dateTime(match[1] ?? '');
       return msg({
         id: 'floatingSeat.borrowed',
         message: `This machine borrowed a seat until ${until}: it runs offline until then.`,
@@ -327,8 +326,8 @@ export const DESKTOP_LICENSE_PATTERNS: readonly KnownPattern[] = [
   },
   {
     pattern: /^Offline on a borrowed seat until (\S+)\.$/,
-    message: (match) => {
-      const until = formatDateTime(match[1] ?? '');
+    message: (match, { dateTime }) => {
+      const until = dateTime(match[1] ?? '');
       return msg({
         id: 'floatingSeat.offlineBorrowed',
         message: `Offline on a borrowed seat until ${until}.`,

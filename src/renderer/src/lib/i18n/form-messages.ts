@@ -175,6 +175,8 @@ export const FORM_MESSAGES: readonly (readonly [string, MessageDescriptor])[] = 
 export interface ShownLanguageTools {
   /** A number as the language writes it. */
   number(value: number): string;
+  /** An ISO timestamp as the language writes a day and time ("Jun 1, 2025, 2:32 PM"). */
+  dateTime(iso: string): string;
   /** A known message within the message, translated (`knownText`). */
   known(text: string): string;
   /** The locale of the language shown ('en' for English and the pseudo-locale). */

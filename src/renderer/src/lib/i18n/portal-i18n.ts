@@ -49,6 +49,11 @@ let knownPatterns: readonly KnownPattern[] = [];
 /** What the known patterns need of the language shown. */
 const shownTools = {
   number: (value: number) => new Intl.NumberFormat(formattingLocale()).format(value),
+  // Here rather than through lib/format-date.ts, which asks this module for the locale.
+  dateTime: (iso: string) =>
+    new Intl.DateTimeFormat(formattingLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date(iso),
+    ),
   known: (text: string) => knownText(text),
   get locale() {
     return formattingLocale() ?? SOURCE_LANGUAGE;
