@@ -1,11 +1,10 @@
 import { gunzipSync } from 'node:zlib';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { API_BASE_PATH } from '../../src/shared/routes.js';
 import { readOutbox } from '../support/outbox.js';
-import { WEB_API_KEY } from '../support/test-server.js';
 import { photograph, showScheme } from './support/photograph.js';
 import { describePortal, pathOf, signIn } from './support/portal.js';
+import { apiCaller } from './support/api-call.js';
 
 /**
  * Issue 34, "their data", in Chromium and in the customer's language: a Spanish customer asks for
@@ -43,16 +42,7 @@ function tarNames(tar: Buffer): string[] {
 describePortal(
   'a customer’s data: export and deletion',
   (portal) => {
-    async function call(method: string, path: string, token: string | undefined, body?: unknown) {
-      const response = await portal.server.app.inject({
-        method: method as 'GET',
-        url: `${API_BASE_PATH}${path}`,
-        headers: { 'x-api-key': WEB_API_KEY, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        ...(body === undefined ? {} : { payload: body as object }),
-      });
-      expect(response.statusCode, `${method} ${path}: ${response.body}`).toBeLessThan(300);
-      return response.json<Record<string, unknown>>();
-    }
+    const call = apiCaller(portal);
 
     /** A customer who reads the portal in `language` and has paid for Pro once, so has an invoice. */
     async function payingCustomer(fullName: string, language: 'es' | 'hi') {

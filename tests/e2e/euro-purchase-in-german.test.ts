@@ -1,10 +1,9 @@
 import type { BrowserContextOptions } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { API_BASE_PATH } from '../../src/shared/routes.js';
 import { pdfText } from '../server/helpers/invoice-helpers.js';
 import { readOutbox } from '../support/outbox.js';
-import { WEB_API_KEY } from '../support/test-server.js';
 import { describePortal, signIn } from './support/portal.js';
+import { apiCaller } from './support/api-call.js';
 
 /**
  * Issue 34's journey in Chromium: a customer in Germany switches the portal to German, sees the
@@ -17,16 +16,7 @@ const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 },
 describePortal(
   'a German customer buys in euros',
   (portal) => {
-    async function call(method: string, path: string, token: string | undefined, body?: unknown) {
-      const response = await portal.server.app.inject({
-        method: method as 'GET',
-        url: `${API_BASE_PATH}${path}`,
-        headers: { 'x-api-key': WEB_API_KEY, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        ...(body === undefined ? {} : { payload: body as object }),
-      });
-      expect(response.statusCode, `${method} ${path}: ${response.body}`).toBeLessThan(300);
-      return response.json<Record<string, unknown>>();
-    }
+    const call = apiCaller(portal);
     const tokenOf = async (credentials: { email: string; password: string }) =>
       (await call('POST', '/auth/login/json', undefined, credentials)).access_token as string;
 

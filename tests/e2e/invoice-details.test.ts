@@ -1,9 +1,8 @@
 import type { BrowserContextOptions } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { API_BASE_PATH } from '../../src/shared/routes.js';
-import { WEB_API_KEY } from '../support/test-server.js';
 import { photograph, showScheme } from './support/photograph.js';
 import { describePortal, signIn } from './support/portal.js';
+import { apiCaller } from './support/api-call.js';
 
 /**
  * Issue 27, point 2, in Chromium: an organisation's 3 seats bought with a 10 % coupon read, on the
@@ -24,17 +23,7 @@ const PHONE: BrowserContextOptions = {
 describePortal(
   'itemised invoices on the Billing page',
   (portal) => {
-    /** A call to the API as the portal makes it (in-process), answering its JSON. */
-    async function call(method: string, path: string, token: string | undefined, body?: unknown) {
-      const response = await portal.server.app.inject({
-        method: method as 'GET',
-        url: `${API_BASE_PATH}${path}`,
-        headers: { 'x-api-key': WEB_API_KEY, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        ...(body === undefined ? {} : { payload: body as object }),
-      });
-      expect(response.statusCode, `${method} ${path}: ${response.body}`).toBeLessThan(300);
-      return response.json<Record<string, unknown>>();
-    }
+    const call = apiCaller(portal);
     const tokenOf = async (email: string, password: string) =>
       (await call('POST', '/auth/login/json', undefined, { email, password })).access_token as string;
 

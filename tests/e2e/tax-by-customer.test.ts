@@ -1,10 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { API_BASE_PATH } from '../../src/shared/routes.js';
-import { WEB_API_KEY } from '../support/test-server.js';
 import { photograph, showScheme } from './support/photograph.js';
 import { describePortal, signIn } from './support/portal.js';
+import { apiCaller } from './support/api-call.js';
 
 /**
  * Issue 34, item 8, in Chromium: a German business's billing details take its VAT number (a
@@ -27,16 +26,7 @@ const SHOTS = process.env['TAX_SHOTS_DIR'];
 describePortal(
   'tax by customer on the Billing page',
   (portal) => {
-    async function call(method: string, path: string, token: string | undefined, body?: unknown) {
-      const response = await portal.server.app.inject({
-        method: method as 'GET',
-        url: `${API_BASE_PATH}${path}`,
-        headers: { 'x-api-key': WEB_API_KEY, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        ...(body === undefined ? {} : { payload: body as object }),
-      });
-      expect(response.statusCode, `${method} ${path}: ${response.body}`).toBeLessThan(300);
-      return response.json<Record<string, unknown>>();
-    }
+    const call = apiCaller(portal);
 
     const keep = async (page: Page, name: string, fullPage = true) => {
       if (!SHOTS) return;
