@@ -1,5 +1,6 @@
 // What each piece of a license check costs on its own, in one process with nothing else running in
-// it: the database read (the check's prepared statement), building and signing a new answer, and
+// it: the database read (the check's prepared statement), building and signing a new answer, the
+// offline allowance a new lease reserves (as the server writes it, and its statements alone), and
 // serving a kept one. Together with `bench/licensing.ts`'s bare route of a check's size (HTTP alone),
 // these are the floors a check cannot go below.
 //
@@ -10,7 +11,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createDatabase } from '../src/server/platform/db/database.js';
+import SqliteDatabase from 'better-sqlite3';
+import { type CompiledQuery, Kysely, SqliteDialect } from 'kysely';
+import { createDatabase, SQLITE_FILE_NAME } from '../src/server/platform/db/database.js';
+import type { Database } from '../src/server/platform/db/tables.js';
+import { createUsageReservations } from '../src/server/licensing/usage/reservations.js';
+import type { UsageReserver } from '../src/server/licensing/leases/lease-signer.js';
 import { createCheckAnswers } from '../src/server/licensing/licenses/check-answers.js';
 import { createLicenseCheckReads } from '../src/server/licensing/licenses/check-repository.js';
 import { createLicenseChecksService } from '../src/server/licensing/licenses/check-service.js';
@@ -31,6 +37,64 @@ async function timePerCall(count: number, run: (index: number) => unknown): Prom
     best = Math.min(best, ((performance.now() - started) * 1000) / count);
   }
   return best;
+}
+
+type ReserveRequest = Parameters<UsageReserver>[0];
+
+/**
+ * The statements each reservation runs, as Kysely compiles them (SQL and values), caught by its
+ * log on a connection of their own: replayed without Kysely, they are what the write itself costs.
+ */
+async function reservationStatements(file: string, requests: ReserveRequest[]): Promise<CompiledQuery[][]> {
+  let caught: CompiledQuery[] = [];
+  const connection = new SqliteDatabase(file);
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: connection }),
+    log: (event) => {
+      // The transaction's own begin and commit are the replay's to make.
+      if (!/^(begin|commit|rollback)/i.test(event.query.sql)) caught.push(event.query);
+    },
+  });
+  const reserve = createUsageReservations({ db, clock: systemClock });
+  const perRequest: CompiledQuery[][] = [];
+  try {
+    for (const request of requests) {
+      caught = [];
+      await reserve(request);
+      perRequest.push(caught);
+    }
+  } finally {
+    await db.destroy();
+  }
+  return perRequest;
+}
+
+/** Runs each reservation's statements with better-sqlite3 alone, one write transaction each. */
+function replayer(file: string, perRequest: CompiledQuery[][]) {
+  const connection = new SqliteDatabase(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('foreign_keys = ON');
+  const prepared = new Map<string, SqliteDatabase.Statement>();
+  const statement = (sql: string) => {
+    let found = prepared.get(sql);
+    if (!found) prepared.set(sql, (found = connection.prepare(sql)));
+    return found;
+  };
+  const replay = connection.transaction((queries: CompiledQuery[]) => {
+    for (const query of queries) {
+      const prepared = statement(query.sql);
+      if (prepared.reader) prepared.all(...query.parameters);
+      else prepared.run(...query.parameters);
+    }
+  });
+  return {
+    run: (index: number) => replay.immediate(perRequest[index % perRequest.length] ?? []),
+    close: () => connection.close(),
+  };
 }
 
 async function main(): Promise<void> {
@@ -78,6 +142,40 @@ async function main(): Promise<void> {
     // Nothing kept: every check builds its features, signs a lease and writes the JSON.
     const uncached = service(0);
     const newAnswer = await timePerCall(pairs.length, (index) => uncached.validate(pair(index)));
+    // A new answer whose lease reserves the machine's offline allowance, as the server's does.
+    const reserve = createUsageReservations({ db: handle.db, clock: systemClock });
+    const requests: ReserveRequest[] = [];
+    const reservingLeases = await createLeaseSigner({
+      dataDir: keysDir,
+      configuredKey: undefined,
+      issuer: 'bench',
+      ttlSeconds: 7 * 86_400,
+      clock: systemClock,
+      reserveUsage: (request) => {
+        if (requests.length < pairs.length) requests.push(request);
+        return reserve(request);
+      },
+    });
+    const reserving = createLicenseChecksService({
+      clock: systemClock,
+      leases: reservingLeases,
+      planCatalogue: createPlanCatalogueCache(handle.db),
+      reads,
+      heartbeats,
+      answers: createCheckAnswers({ maxEntries: 0, maxBytes: 0 }),
+      leaseReuseShare: 0.1,
+    });
+    const newReserved = await timePerCall(pairs.length, (index) => reserving.validate(pair(index)));
+    const reservation = await timePerCall(requests.length, (index) =>
+      reserve(requests[index] as ReserveRequest),
+    );
+    const file = join(target.dataDir, SQLITE_FILE_NAME);
+    const statements = await reservationStatements(file, requests);
+    const replay = replayer(file, statements);
+    const reservationAlone = await timePerCall(statements.length, replay.run);
+    replay.close();
+    const perReservation = statements.reduce((sum, each) => sum + each.length, 0) / statements.length;
+
     // Everything kept: the same checks again find their answers.
     const cached = service(pairs.length);
     for (const each of pairs) await cached.validate(each);
@@ -90,6 +188,9 @@ async function main(): Promise<void> {
       `  database read (one prepared statement)           ${read.toFixed(1).padStart(7)} µs`,
       `  check with a new answer (read + build + sign)    ${newAnswer.toFixed(1).padStart(7)} µs`,
       `  check with a kept answer (read + state + lookup) ${keptAnswer.toFixed(1).padStart(7)} µs`,
+      `  check with a new answer and its reservation      ${newReserved.toFixed(1).padStart(7)} µs`,
+      `  a reservation alone, as the server makes it      ${reservation.toFixed(1).padStart(7)} µs (${requests.length.toLocaleString('en-US')} reservations)`,
+      `  its ${perReservation.toFixed(1)} statements alone (better-sqlite3)       ${reservationAlone.toFixed(1).padStart(7)} µs`,
       `  so: building and signing an answer               ${(newAnswer - read).toFixed(1).padStart(7)} µs`,
       `      finding a kept one                           ${(keptAnswer - read).toFixed(1).padStart(7)} µs`,
       '',

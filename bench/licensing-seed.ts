@@ -237,7 +237,7 @@ function sqliteCounts(file: string): SeedOutcome['rows'] | undefined {
     };
     return {
       users: count('users'),
-      licenses: count('licenses'),
+      licenses: count(NODE_LOCKED_LICENSES),
       activations: count('activations'),
       usageCounters: count('usage_counters'),
     };

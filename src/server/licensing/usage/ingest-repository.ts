@@ -1,5 +1,6 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import { timeOrderedId } from '../../platform/ids.js';
+import { preparedQuery } from '../../platform/db/prepared-query.js';
 
 /** A usage counter of one license: a feature in one period. */
 export interface CounterKey {
@@ -25,6 +26,18 @@ export interface LockedCounter {
   fromPacks: number;
 }
 
+const lockCounterQuery = preparedQuery((db, licenseId: string, featureId: string, periodStart: string) =>
+  db
+    .insertInto('usage_counters')
+    .values({ license_id: licenseId, feature_id: featureId, period_start: periodStart, total: 0 })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['license_id', 'feature_id', 'period_start'])
+        .doUpdateSet((eb) => ({ total: eb.ref('usage_counters.total') })),
+    )
+    .returning(['total', 'from_packs']),
+);
+
 /**
  * Takes the counter's row lock (PostgreSQL: until the transaction ends; SQLite has one writer
  * anyway) and answers it as it stands, creating it at zero: one statement, an insert that touches
@@ -36,16 +49,8 @@ export async function lockCounter(
   licenseId: string,
   key: CounterKey,
 ): Promise<LockedCounter> {
-  const row = await db
-    .insertInto('usage_counters')
-    .values({ license_id: licenseId, feature_id: key.featureId, period_start: key.periodStart, total: 0 })
-    .onConflict((conflict) =>
-      conflict
-        .columns(['license_id', 'feature_id', 'period_start'])
-        .doUpdateSet((eb) => ({ total: eb.ref('usage_counters.total') })),
-    )
-    .returning(['total', 'from_packs'])
-    .executeTakeFirstOrThrow();
+  const [row] = await lockCounterQuery(db, licenseId, key.featureId, key.periodStart);
+  if (!row) throw new Error(`the counter ${licenseId} ${key.featureId} ${key.periodStart} was not answered`);
   return { total: Number(row.total), fromPacks: Number(row.from_packs) };
 }
 

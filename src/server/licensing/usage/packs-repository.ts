@@ -141,6 +141,26 @@ export async function packsLeft(
   return new Map(rows.map((row) => [`${row.license_id}|${row.feature_id}`, Number(row.left)]));
 }
 
+const packsLeftQuery = preparedQuery((db, licenseId: string, now: string) =>
+  db
+    .selectFrom('usage_packs')
+    .select((eb) => ['feature_id', eb.fn.sum<number | string>(eb('units', '-', eb.ref('used'))).as('left')])
+    .where('license_id', '=', licenseId)
+    .where('ended_at', 'is', null)
+    .where('expires_at', '>', now)
+    .groupBy('feature_id'),
+);
+
+/** `packsLeft` of one license, through a statement prepared once (a license check's lease reads it). */
+export async function packsLeftOfLicense(
+  db: DbOrTransaction,
+  licenseId: string,
+  now: string,
+): Promise<Map<string, number>> {
+  const rows = await packsLeftQuery(db, licenseId, now);
+  return new Map(rows.map((row) => [`${licenseId}|${row.feature_id}`, Number(row.left)]));
+}
+
 /** What is left in each feature's open packs (`packsLeft`'s keys), from the packs already read. */
 export function leftInPacks(packs: readonly UsagePackRow[]): Map<string, number> {
   const left = new Map<string, number>();

@@ -24,7 +24,7 @@ import {
 import { currentCounters } from './counters-repository.js';
 import { featureUsages } from './feature-usage.js';
 import { reportingMember } from './member-usage.js';
-import { packsLeft } from './packs-repository.js';
+import { packsLeftOfLicense } from './packs-repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -188,7 +188,7 @@ export async function reportUsage(
   if (answerFeatures) {
     const [counters, left] = await Promise.all([
       currentCounters(deps.db, [license.id], now),
-      packsLeft(deps.db, [license.id], now.toISOString()),
+      packsLeftOfLicense(deps.db, license.id, now.toISOString()),
     ]);
     current = featureUsages(
       license.id,

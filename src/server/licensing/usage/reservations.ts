@@ -8,7 +8,7 @@ import type { ReservableFeature, UsageReserver } from '../leases/lease-signer.js
 import { usageCeiling } from './allowance.js';
 import { type CounterKey, lockCounter } from './ingest-repository.js';
 import type { UsageEventRow } from './ingest-repository.js';
-import { packsLeft } from './packs-repository.js';
+import { packsLeftOfLicense } from './packs-repository.js';
 import {
   drawDown,
   findActiveMachine,
@@ -117,7 +117,7 @@ async function reserveOnce(
     nowIso,
   );
   // Units come from the allowance first, then from packs: what packs hold is left too.
-  const inPacks = await packsLeft(trx, [request.licenseId], nowIso);
+  const inPacks = await packsLeftOfLicense(trx, request.licenseId, nowIso);
   const answers = new Map<string, LeaseUsage>();
   for (const { feature, key } of items) {
     const ceiling = usageCeiling(feature.limit, feature.overage);
