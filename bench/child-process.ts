@@ -2,7 +2,7 @@
 // `node --import tsx --import bench/server-probe.ts <entry>` on a free loopback port, watched
 // (memory, CPU time, event loop) and stopped again.
 import { randomBytes } from 'node:crypto';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -38,6 +38,11 @@ export interface ChildOptions {
   port?: number;
   /** How long start-up may take (default 60 s). */
   startupTimeoutMs?: number;
+  /**
+   * A compiled entry run by Node alone, without tsx or the probe: what a memory figure must be
+   * taken of, since tsx keeps the compiled sources of every module (about 70 MiB for the server).
+   */
+  plainNode?: boolean;
 }
 
 export interface ChildHandle {
@@ -117,10 +122,7 @@ export async function startChild(options: ChildOptions): Promise<ChildHandle> {
   const probe = pathToFileURL(join(options.repoRoot, 'bench/server-probe.ts')).href;
   const args = [
     ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
-    '--import',
-    'tsx',
-    '--import',
-    probe,
+    ...(options.plainNode ? [] : ['--import', 'tsx', '--import', probe]),
     entry,
   ];
   const environment: NodeJS.ProcessEnv = { ...process.env };
@@ -243,14 +245,29 @@ export interface PortalServerOptions {
   cpuProfileDir?: string | undefined;
   /** Settings of the benchmark on top of the common ones. */
   env?: Record<string, string>;
+  /** Runs the compiled `dist/server/main.js` (as deployed) instead of the sources through tsx. */
+  compiled?: boolean;
 }
 
-/** Starts src/server/main.ts in production mode, logging only warnings, with a bench administrator. */
+/** Compiles the server into dist/, so a compiled run measures the code checked out, not an older build. */
+export function buildServer(repoRoot: string): void {
+  execFileSync(
+    process.execPath,
+    [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.server.json'],
+    {
+      cwd: repoRoot,
+      stdio: 'inherit',
+    },
+  );
+}
+
+/** Starts the server in production mode, logging only warnings, with a bench administrator. */
 export function startPortalServer(options: PortalServerOptions): Promise<ChildHandle> {
   return startChild({
     label: 'server',
     repoRoot: options.repoRoot,
-    entry: 'src/server/main.ts',
+    entry: options.compiled ? 'dist/server/main.js' : 'src/server/main.ts',
+    plainNode: options.compiled ?? false,
     readyPath: '/api/v1/health',
     cpuProfileDir: options.cpuProfileDir,
     env: {
