@@ -113,6 +113,7 @@ export const licensingContext = fp<LicensingOptions>(
         db,
         clock,
         percent: config.licensing.usageReservationPercent,
+        together: raw.dialect === 'sqlite',
       }),
     });
     // The check's own prepared statements and the check-ins' batched writes, off Kysely's path.

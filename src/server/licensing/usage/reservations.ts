@@ -9,6 +9,7 @@ import { usageCeiling } from './allowance.js';
 import { type CounterKey, lockCounter } from './ingest-repository.js';
 import type { UsageEventRow } from './ingest-repository.js';
 import { packsLeftOfLicense } from './packs-repository.js';
+import { reserveTogether } from './reservation-batches.js';
 import {
   drawDown,
   findActiveMachine,
@@ -149,30 +150,41 @@ async function reserveOnce(
   return features.flatMap((feature) => answers.get(feature.feature_id) ?? []);
 }
 
+/** The license's metered features with an allowance: what a lease reserves. */
+const reservableOf = (request: Parameters<UsageReserver>[0]) =>
+  request.features.flatMap((feature) =>
+    feature.kind === 'metered' && feature.period && feature.limit !== null
+      ? [{ ...feature, limit: feature.limit, period: feature.period }]
+      : [],
+  );
+
 /**
  * The offline allowance leases carry. Each lease of a machine takes, per metered feature with an
  * allowance, up to `percent` of the allowance from what is left this period (the allowance, or
  * under cap the allowance and the cap, less what is used and what other machines hold, and the
  * units left in the license's credit packs), in place
  * of what its previous lease held. A feature with nothing left is reserved 0 units; the lease is
- * signed all the same.
+ * signed all the same. On SQLite (`together`) the reservations of checks that arrive together are
+ * written in one transaction (see reservation-batches.ts).
  */
 export function createUsageReservations({
   db,
   clock,
   percent = DEFAULT_RESERVATION_PERCENT,
+  together = false,
 }: {
   db: Db;
   clock: Clock;
   percent?: number;
+  together?: boolean;
 }): UsageReserver {
+  const inBatches = reserveTogether(db, (trx, request) =>
+    reserveOnce(trx, percent, clock.now(), request, reservableOf(request)),
+  );
   return async (request) => {
-    const features = request.features.flatMap((feature) =>
-      feature.kind === 'metered' && feature.period && feature.limit !== null
-        ? [{ ...feature, limit: feature.limit, period: feature.period }]
-        : [],
-    );
+    const features = reservableOf(request);
     if (features.length === 0) return [];
+    if (together) return inBatches(request);
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await db
