@@ -67,6 +67,12 @@ const RECHARTS_OWN_COPIES: Record<string, string> = {
   'react-redux': 'react-redux/dist/cjs/index.js',
 };
 
+/** react-router's entry points and the files of its production build that stand for them. */
+const REACT_ROUTER_PRODUCTION: Record<string, string> = {
+  'react-router': 'index.mjs',
+  'react-router/dom': 'dom-export.mjs',
+};
+
 // One renderer build serves both the web portal (from the API server) and the desktop shell
 // (from the app:// protocol), so it is built with an absolute base: deep links like
 // /licenses/42 must still find /assets/*.
@@ -133,6 +139,19 @@ export default defineConfig({
           const name = MANTINE_CLASSES.exec(id.replaceAll('\\', '/'))?.[1];
           if (!name || !existsSync(resolve(MANTINE_STYLES_DIR, `${name}.layer.css`))) return undefined;
           return { code: `${code}\nimport '@mantine/core/styles/${name}.layer.css';\n`, map: null };
+        },
+      },
+      {
+        // react-router's package exports name only its development build (remix-run/react-router
+        // #12532, #14102): its warnings and checks would ship in the first download and run there.
+        name: 'react-router-production-build',
+        apply: 'build',
+        enforce: 'pre',
+        resolveId(source) {
+          const file = REACT_ROUTER_PRODUCTION[source];
+          return file
+            ? resolve(import.meta.dirname, 'node_modules/react-router/dist/production', file)
+            : undefined;
         },
       },
       {

@@ -6,7 +6,7 @@ import {
   licenseStatusSchema,
 } from '../shared/api/licenses.js';
 import type { FingerprintComponents } from '../shared/fingerprint.js';
-import { licenseMessages } from '../shared/messages.js';
+import { licenseMessages } from '../shared/screen-messages.js';
 import { API_BASE_PATH } from '../shared/routes.js';
 import { apiPaths } from '../shared/api-paths.js';
 

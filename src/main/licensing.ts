@@ -9,7 +9,7 @@ import {
 } from '../shared/lease.js';
 import type { FingerprintComponents } from '../shared/fingerprint.js';
 import { normalizeLicenseKey } from '../shared/license-key.js';
-import { licenseMessages } from '../shared/messages.js';
+import { licenseMessages } from '../shared/screen-messages.js';
 import type { LicenseStateFile } from './license-state.js';
 import type { LicensingApi } from './licensing-api.js';
 import { trialAt } from '../shared/trial-days.js';

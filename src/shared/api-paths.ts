@@ -1,4 +1,4 @@
-import { authApiPaths, healthApiPaths, invitationsApiPaths, usersApiPaths } from './routes.js';
+import { authApiPaths, healthApiPaths, invitationsApiPaths, plansApiPaths, usersApiPaths } from './routes.js';
 
 /*
  * The API's paths of the signed-in screens and the administrators' console, by area: apart from
@@ -106,15 +106,6 @@ export const offlineActivationApiPaths = {
   deactivate: '/licenses/offline-deactivations',
   adminActivate: '/admin/offline-activations',
   adminDeactivate: '/admin/offline-deactivations',
-} as const;
-
-export const plansApiPaths = {
-  public: '/plans/public',
-  publicDetail: '/plans/public/:id',
-  list: '/plans',
-  detail: '/plans/:id',
-  publish: '/plans/:id/publish',
-  stats: '/plans/stats',
 } as const;
 
 export const paymentsApiPaths = {

@@ -62,6 +62,16 @@ export const usersApiPaths = {
   deletion: '/users/me/deletion',
 } as const;
 
+/** The catalogue's plans: the landing page, a first screen, reads the public list. */
+export const plansApiPaths = {
+  public: '/plans/public',
+  publicDetail: '/plans/public/:id',
+  list: '/plans',
+  detail: '/plans/:id',
+  publish: '/plans/:id/publish',
+  stats: '/plans/stats',
+} as const;
+
 /** The invitation link's calls: the token in the body is the credential. */
 export const invitationsApiPaths = {
   preview: '/invitations/preview',

@@ -9,9 +9,12 @@ import { describePortal } from './support/portal.js';
  * bench/README.md), so the budget is the issue's 150 KB: the sign-in screen's other ways in (a
  * passkey button; the second step loads only when asked for) took it past the 148 KB it needed before.
  * Issue 34's languages add Lingui's runtime (3.5 KB), the language switch and each message's id
- * (about 6 KB in all, measured on /login: 149.8 KB before, 155.8 after): 157 KB.
+ * (about 6 KB in all, measured on /login: 149.8 KB before, 155.8 after): 157 KB. Issue 35 took out
+ * what the two pages carried for other screens (the catalogs' list, the signed-in screens' API
+ * paths and error messages, react-router's development build): /landing 153.1 to 148.9 KB, /login
+ * 156.6 to 154.0 KB, so 155 KB.
  */
-const BUDGET_KB = 157;
+const BUDGET_KB = 155;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 interface Script {

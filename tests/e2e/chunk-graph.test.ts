@@ -29,12 +29,17 @@ const ADMIN_PAGES = [
   'src/features/admin/pages/packages-page.tsx',
   'src/features/admin/pages/security-page.tsx',
 ];
-/** Where the route-level `import()`s live: their dynamic imports of admin chunks are the admin routes. */
+/**
+ * Where the route-level `import()`s live: their dynamic imports of admin chunks are the admin routes.
+ * The language catalogs' list is one too: it loads the admin console's catalogs only once an admin
+ * route has asked for them (`includeAdminCatalogs` in admin-screens.tsx).
+ */
 const ROUTE_SPLIT_MODULES = [
   'src/app/router.tsx',
   'src/app/account-screens.tsx',
   'src/app/admin-screens.tsx',
   'src/app/slice-loader.tsx',
+  'src/lib/i18n/catalogs.ts',
 ];
 
 /** A route's screen: `src/pages/…` or a feature's `src/features/<area>/pages/…`. */

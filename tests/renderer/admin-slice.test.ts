@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adminMessages } from '../../src/shared/messages';
+import { adminMessages } from '../../src/shared/screen-messages';
 import * as admin from '../../src/renderer/src/features/admin/admin-slice';
 import { adminApi } from '../../src/renderer/src/features/admin/admin-endpoints';
 

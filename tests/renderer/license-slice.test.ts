@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { licenseMessages } from '../../src/shared/messages';
+import { licenseMessages } from '../../src/shared/screen-messages';
 import { localStorageKeys } from '../../src/shared/storage-keys';
 import { makeFullStore } from './support/store';
 import { licenseApi } from '../../src/renderer/src/features/licenses';

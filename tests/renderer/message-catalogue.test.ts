@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adminMessages, authMessages, licenseMessages, userMessages } from '../../src/shared/messages';
+import { authMessages } from '../../src/shared/messages';
+import { adminMessages, licenseMessages, userMessages } from '../../src/shared/screen-messages';
 
 /*
  * The behaviour tests compare what the portal shows with the catalogue of src/shared/messages.ts;

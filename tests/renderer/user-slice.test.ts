@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { userMessages } from '../../src/shared/messages';
+import { userMessages } from '../../src/shared/screen-messages';
 import { selectCurrentUser } from '../../src/renderer/src/features/auth/auth-slice';
 import { userApi } from '../../src/renderer/src/features/users/users-endpoints';
 import { FakeApi, problem, testUser, WITHOUT_MESSAGE } from './support/fake-api';

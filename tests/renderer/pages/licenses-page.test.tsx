@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { licenseMessages } from '../../../src/shared/messages';
+import { licenseMessages } from '../../../src/shared/screen-messages';
 import { localStorageKeys } from '../../../src/shared/storage-keys';
 import { validLicenseStatus } from '../support/api-answers';
 import { type FakeApi, problem } from '../support/fake-api';

@@ -18,7 +18,7 @@ import type { AdminActivation } from '../../../../shared/api/admin';
 import type { Paged } from '../../../../shared/api/paging';
 import type { AdminPayment } from '../../../../shared/api/payments';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../../shared/constants';
-import { adminMessages, licenseMessages } from '../../../../shared/messages';
+import { adminMessages, licenseMessages } from '../../../../shared/screen-messages';
 import { pathWith } from '../../../../shared/routes';
 import { adminApiPaths, paymentsApiPaths } from '../../../../shared/api-paths';
 import type { z } from 'zod';

@@ -1,4 +1,4 @@
-import { licenseMessages } from '../../../../shared/messages';
+import { licenseMessages } from '../../../../shared/screen-messages';
 import { failureMessage } from '../../lib/api-errors';
 import type { LicenseRecord } from './licenses-endpoints';
 

@@ -20,7 +20,7 @@ import {
   toLicenseCheckResult,
   type UsageLeft,
 } from '../../../../shared/bridge';
-import { licenseMessages } from '../../../../shared/messages';
+import { licenseMessages } from '../../../../shared/screen-messages';
 import { pathWith } from '../../../../shared/routes';
 import type { FloatingMemberSeat, FloatingSeatAnswer } from '../../../../shared/api/floating';
 import {

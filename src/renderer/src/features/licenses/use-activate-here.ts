@@ -1,6 +1,6 @@
 import { plural, t } from '@lingui/core/macro';
 import { useState } from 'react';
-import { licenseMessages } from '../../../../shared/messages';
+import { licenseMessages } from '../../../../shared/screen-messages';
 import { showToast } from '../../components/data/toast';
 import { failureMessage, isApiFailure } from '../../lib/api-errors';
 import { useAppDispatch } from '../../lib/store-hooks';

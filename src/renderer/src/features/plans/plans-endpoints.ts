@@ -7,8 +7,7 @@ import type {
   UpdatePlanRequest,
 } from '../../../../shared/api/plans';
 import type { Paged } from '../../../../shared/api/paging';
-import { pathWith } from '../../../../shared/routes';
-import { plansApiPaths } from '../../../../shared/api-paths';
+import { pathWith, plansApiPaths } from '../../../../shared/routes';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { attempt } from '../../lib/api-errors';
 import { api, servicesOf } from '../../lib/api';

@@ -1,6 +1,6 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import type { Plan } from '../../../../shared/api/plans';
-import { plansApiPaths } from '../../../../shared/api-paths';
+import { plansApiPaths } from '../../../../shared/routes';
 import type { ApiClient } from '../../lib/api-client';
 import type { Services } from '../../lib/services';
 import { planMessages } from './plan-messages';

@@ -39,7 +39,10 @@ function storedChoice(): string | null {
 export function browserRegion(languages: readonly string[] = navigator.languages): string | null {
   for (const tag of languages) {
     try {
-      const region = new Intl.Locale(tag).maximize().region;
+      // Most browsers' tags name the region ("en-US"); guessing it (`maximize`) loads Intl's
+      // likely-subtags data, one of the landing page's longest steps after it has hydrated.
+      const locale = new Intl.Locale(tag);
+      const region = locale.region ?? locale.maximize().region;
       if (region) return region;
     } catch {
       // Not a language tag Intl knows: try the next.

@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
 import { PSEUDO_LANGUAGE, portalLanguageOf, type PortalLanguage } from '../../../../shared/languages';
-import { userMessages } from '../../../../shared/messages';
+import { userMessages } from '../../../../shared/screen-messages';
 import { showToast } from '../../components/data/toast';
 import { LanguageSelect } from '../../components/layout/language-select';
 import { failureMessage } from '../../lib/api-errors';

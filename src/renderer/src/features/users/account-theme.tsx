@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { useMantineColorScheme } from '@mantine/core';
 import { useEffect } from 'react';
-import { userMessages } from '../../../../shared/messages';
+import { userMessages } from '../../../../shared/screen-messages';
 import { showToast } from '../../components/data/toast';
 import { ColorSchemeToggle } from '../../components/layout/color-scheme-toggle';
 import { failureMessage } from '../../lib/api-errors';

@@ -11,7 +11,7 @@ import type {
   UpdateProfileRequest,
   UserProfile,
 } from '../../../../shared/api/users';
-import { userMessages } from '../../../../shared/messages';
+import { userMessages } from '../../../../shared/screen-messages';
 import { authApiPaths, healthApiPaths, usersApiPaths } from '../../../../shared/routes';
 import { supportApiPaths } from '../../../../shared/api-paths';
 import { api, servicesOf } from '../../lib/api';

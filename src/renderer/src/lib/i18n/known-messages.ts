@@ -1,14 +1,12 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import {
-  adminMessages,
   GENERIC_FALLBACK,
   authMessages,
-  licenseMessages,
   renderErrorMessages,
   unreachableMessages,
-  userMessages,
 } from '../../../../shared/messages';
+import { adminMessages, licenseMessages, userMessages } from '../../../../shared/screen-messages';
 import { DESKTOP_APP_MESSAGES, DESKTOP_APP_PATTERNS } from './desktop-app-messages';
 import { DESKTOP_LICENSE_MESSAGES, DESKTOP_LICENSE_PATTERNS } from './desktop-license-messages';
 import { FORM_MESSAGES, FORM_PATTERNS, type KnownPattern } from './form-messages';

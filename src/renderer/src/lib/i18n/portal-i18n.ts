@@ -1,4 +1,4 @@
-import { i18n, type MessageDescriptor, type MessageOptions, type Messages } from '@lingui/core';
+import { i18n, type MessageDescriptor, type MessageOptions } from '@lingui/core';
 import type { CompiledMessage } from '@lingui/message-utils/compileMessage';
 import {
   PSEUDO_LANGUAGE,
@@ -14,21 +14,8 @@ import type { pseudoMessage as PseudoMessage } from './pseudo-locale';
 /** A language the portal can show: one of the four, or the pseudo-locale tests choose. */
 export type ShownLanguage = PortalLanguage | typeof PSEUDO_LANGUAGE;
 
-/**
- * Each language's catalogs (lingui.config.ts), compiled by the build and loaded when the language
- * is chosen: English needs none, since the code holds it. The admin console's load only once an
- * administrator's screen asks for them, so customers download none of its words.
- */
-type Catalogs = Record<string, () => Promise<{ messages: Messages }>>;
-const portalCatalogs: Catalogs = import.meta.glob<{ messages: Messages }>([
-  '../../locales/*.po',
-  '../../features/*/locales/*.po',
-  '!../../features/admin/**',
-]);
-const adminCatalogs: Catalogs = import.meta.glob<{ messages: Messages }>(
-  '../../features/admin/**/locales/*.po',
-);
-const wanted: Catalogs[] = [portalCatalogs];
+/** Whether the admin console's catalogs load with a language (see catalogs.ts): once it has opened. */
+let adminWanted = false;
 
 // Every message arrives compiled (the English in the code by the build, see scripts/vite-lingui.ts,
 // and the catalogs as they load): a plain string is shown as it is, and no ICU parser is shipped.
@@ -92,24 +79,18 @@ const pseudoTranslateWith = (pseudoMessage: typeof PseudoMessage) =>
 
 export { i18n as portalI18n };
 
-async function messagesOf(catalogs: Catalogs[], language: PortalLanguage): Promise<Messages> {
-  const loads = catalogs
-    .flatMap((group) => Object.entries(group))
-    .filter(([path]) => path.endsWith(`/${language}.po`))
-    .map(([, load]) => load());
-  return Object.assign({}, ...(await Promise.all(loads)).map((module) => module.messages)) as Messages;
-}
-
 /**
  * The admin console's catalogs, from now on with every language shown; the current language's
  * join at once (its screens show in English for the moment they take).
  */
 export async function includeAdminCatalogs(): Promise<void> {
-  if (wanted.includes(adminCatalogs)) return;
-  wanted.push(adminCatalogs);
+  if (adminWanted) return;
+  adminWanted = true;
   const language = i18n.locale;
-  if (isPortalLanguage(language) && language !== SOURCE_LANGUAGE)
-    i18n.load(language, await messagesOf([adminCatalogs], language));
+  if (isPortalLanguage(language) && language !== SOURCE_LANGUAGE) {
+    const { adminMessages } = await import('./catalogs');
+    i18n.load(language, await adminMessages(language));
+  }
 }
 
 function rememberLanguage(language: ShownLanguage): void {
@@ -139,7 +120,9 @@ export function browserLanguage(): ShownLanguage {
 export async function showLanguage(language: ShownLanguage): Promise<void> {
   if (language === i18n.locale) return;
   const [messages, known, pseudo] = await Promise.all([
-    isPortalLanguage(language) && language !== SOURCE_LANGUAGE ? messagesOf(wanted, language) : {},
+    isPortalLanguage(language) && language !== SOURCE_LANGUAGE
+      ? import('./catalogs').then(({ catalogMessages }) => catalogMessages(language, adminWanted))
+      : {},
     // SPEC's and the server's English messages, for `knownText`: English shows them as they are.
     language === SOURCE_LANGUAGE ? undefined : import('./known-messages'),
     language === PSEUDO_LANGUAGE ? import('./pseudo-locale') : undefined,

@@ -15,7 +15,7 @@ import { AlertIcon } from '../../../components/brand/icons';
 import { changedFields } from '../../../components/forms/changed-fields';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { useDialogForm } from '../../../components/forms/use-dialog-form';
-import { adminMessages } from '../../../../../shared/messages';
+import { adminMessages } from '../../../../../shared/screen-messages';
 import { useCreateFeatureMutation, useUpdateFeatureMutation } from '../admin-endpoints';
 import { KIND_LABELS, PERIOD_LABELS } from './feature-format';
 import { formErrors } from './form-errors';

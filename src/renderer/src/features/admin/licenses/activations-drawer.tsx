@@ -7,7 +7,7 @@ import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useState } from 'react';
 import type { AdminActivation, AdminLicense } from '../../../../../shared/api/admin';
 import type { Activation, MachineChanges } from '../../../../../shared/api/licenses';
-import { licenseMessages } from '../../../../../shared/messages';
+import { licenseMessages } from '../../../../../shared/screen-messages';
 import { StatusBadge } from '../../../components/data/status-badge';
 import { RetryAlert } from '../../../components/data-table/retry-alert';
 import { DetailDrawer } from '../../../components/drawer/detail-drawer';

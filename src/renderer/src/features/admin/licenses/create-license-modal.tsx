@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import type { Plan } from '../../../../../shared/api/plans';
-import { adminMessages } from '../../../../../shared/messages';
+import { adminMessages } from '../../../../../shared/screen-messages';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { useDialogForm } from '../../../components/forms/use-dialog-form';
 import { useCreateLicenseMutation } from '../admin-endpoints';

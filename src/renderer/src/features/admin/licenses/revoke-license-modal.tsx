@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { AdminLicense } from '../../../../../shared/api/admin';
-import { adminMessages } from '../../../../../shared/messages';
+import { adminMessages } from '../../../../../shared/screen-messages';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useRevokeLicenseMutation } from '../admin-endpoints';

@@ -6,7 +6,7 @@ import { notifications } from '@mantine/notifications';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { MAX_TRIAL_DAYS } from '../../../../../shared/api/plans';
-import { adminMessages } from '../../../../../shared/messages';
+import { adminMessages } from '../../../../../shared/screen-messages';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { formatDate } from '../../licenses';

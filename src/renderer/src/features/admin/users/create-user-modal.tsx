@@ -4,7 +4,7 @@ import { optionsIn } from '../options-in';
 import { Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { AdminUserDetail } from '../../../../../shared/api/admin';
-import { adminMessages } from '../../../../../shared/messages';
+import { adminMessages } from '../../../../../shared/screen-messages';
 import { EmailField } from '../../../components/forms/email-field';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { PasswordField } from '../../../components/forms/password-field';

@@ -3,7 +3,7 @@ import { ph } from '@lingui/core/macro';
 import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { AdminUser } from '../../../../../shared/api/admin';
-import { adminMessages } from '../../../../../shared/messages';
+import { adminMessages } from '../../../../../shared/screen-messages';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { useDeleteUserMutation } from '../admin-endpoints';
 

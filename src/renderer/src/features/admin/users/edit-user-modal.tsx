@@ -5,7 +5,7 @@ import { Alert, Group, NativeSelect, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
 import type { AdminUser, AdminUserDetail } from '../../../../../shared/api/admin';
-import { adminMessages } from '../../../../../shared/messages';
+import { adminMessages } from '../../../../../shared/screen-messages';
 import { AlertIcon } from '../../../components/brand/icons';
 import { EmailField } from '../../../components/forms/email-field';
 import { FormDialog } from '../../../components/forms/form-dialog';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { licenseKeyInputSchema } from '../../../../../shared/api/licenses';
 import { normalizeLicenseKey } from '../../../../../shared/license-key';
-import { licenseMessages } from '../../../../../shared/messages';
+import { licenseMessages } from '../../../../../shared/screen-messages';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { Notice } from '../../../components/data/notice';
 import { ArrowRightIcon } from '../../../components/brand/icons';

@@ -4,7 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import type { Activation, License } from '../../../../../shared/api/licenses';
-import { licenseMessages } from '../../../../../shared/messages';
+import { licenseMessages } from '../../../../../shared/screen-messages';
 import type { Column } from '../../../components/data-table/columns';
 import { ResponsiveTable } from '../../../components/data-table/responsive-table';
 import { Notice } from '../../../components/data/notice';

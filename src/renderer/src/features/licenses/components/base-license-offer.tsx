@@ -3,7 +3,7 @@ import { Button, List, Stack, Text } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { BASE_PLAN_CODE } from '../../../../../shared/api/plans';
-import { licenseMessages } from '../../../../../shared/messages';
+import { licenseMessages } from '../../../../../shared/screen-messages';
 import { portalPaths } from '../../../../../shared/routes';
 import { KeyIcon } from '../../../components/brand/icons';
 import { EmptyStateCard } from '../../../components/data/empty-state-card';

@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Card, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { FeatureUsage } from '../../../../../shared/api/licenses';
-import { licenseMessages } from '../../../../../shared/messages';
+import { licenseMessages } from '../../../../../shared/screen-messages';
 import { LoadingBlock } from '../../../components/data/loading-block';
 import { RetryNotice } from '../../../components/data/retry-notice';
 import { failureMessage } from '../../../lib/api-errors';

@@ -15,7 +15,7 @@ import type { ComponentType } from 'react';
 import { Link } from 'react-router-dom';
 import type { FeatureUsage } from '../../../../../shared/api/licenses';
 import type { Plan } from '../../../../../shared/api/plans';
-import { licenseMessages } from '../../../../../shared/messages';
+import { licenseMessages } from '../../../../../shared/screen-messages';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { PageHeader } from '../../../components/layout/page-header';
 import {

@@ -15,7 +15,7 @@ import {
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import type { FeatureUsage, License } from '../../../../../shared/api/licenses';
-import { licenseMessages } from '../../../../../shared/messages';
+import { licenseMessages } from '../../../../../shared/screen-messages';
 import { portalPaths } from '../../../../../shared/routes';
 import { ArrowLeftIcon, KeyIcon } from '../../../components/brand/icons';
 import { EmptyStateCard } from '../../../components/data/empty-state-card';

@@ -2,7 +2,7 @@ import { t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Card, NativeSelect, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router-dom';
-import { licenseMessages } from '../../../../../shared/messages';
+import { licenseMessages } from '../../../../../shared/screen-messages';
 import { portalPaths } from '../../../../../shared/routes';
 import { EmptyStateCard } from '../../../components/data/empty-state-card';
 import { LoadingBlock } from '../../../components/data/loading-block';

@@ -14,7 +14,7 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import type { ComponentType } from 'react';
+import { type ComponentType, memo } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { portalPaths } from '../../../../../shared/routes';
 import {
@@ -81,6 +81,72 @@ function useSignedInHome(): { to: string; label: string; downloads: string } | n
   };
 }
 
+/**
+ * The highlights, the same for every visitor: apart (and memoized) so that the plans' arrival from
+ * the server, which renders the landing page again, leaves them as they are.
+ */
+const Highlights = memo(function Highlights() {
+  const { t } = useLingui();
+  return (
+    <Container size="lg" pb={{ base: 48, sm: 80 }} component="section" aria-labelledby="highlights-title">
+      <Title order={2} id="highlights-title" className={classes.visuallyHidden}>
+        <Trans>What the assistant does</Trans>
+      </Title>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="lg">
+        {HIGHLIGHTS.map((highlight) => (
+          <Paper key={highlight.title.id} withBorder p="lg" className={classes.highlight}>
+            <ThemeIcon size={40} radius="md" variant="light" mb="md">
+              <highlight.icon size={22} />
+            </ThemeIcon>
+            <Title order={3} fz="md" mb={6}>
+              {t(highlight.title)}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {t(highlight.text)}
+            </Text>
+          </Paper>
+        ))}
+      </SimpleGrid>
+    </Container>
+  );
+});
+
+/** The closing call to action; like the highlights, not rendered again when the plans arrive. */
+const CallToAction = memo(function CallToAction() {
+  const { t } = useLingui();
+  const home = useSignedInHome();
+  return (
+    <Container size="lg" pb={{ base: 48, sm: 96 }}>
+      <Box className={classes.cta} p={{ base: 'xl', sm: 48 }}>
+        <Stack gap="md" align="center" ta="center">
+          <Title order={2} c="white">
+            <Trans>Ready when you are</Trans>
+          </Title>
+          <Text c="rgba(255, 255, 255, 0.9)" maw={520}>
+            <Trans>Create an account, confirm your e-mail, and download the app for your machine.</Trans>
+          </Text>
+          <Group justify="center" gap="sm">
+            <Button
+              component={Link}
+              to={home?.to ?? portalPaths.register}
+              size="md"
+              variant="white"
+              rightSection={<ArrowRightIcon size={18} />}
+            >
+              {home?.label ?? t`Create account`}
+            </Button>
+            {home ? null : (
+              <Button component={Link} to={portalPaths.login} size="md" variant="outline" color="white">
+                <Trans>Sign in</Trans>
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </Box>
+    </Container>
+  );
+});
+
 export default function LandingPage() {
   const { t } = useLingui();
   const home = useSignedInHome();
@@ -136,26 +202,7 @@ export default function LandingPage() {
         </Stack>
       </Container>
 
-      <Container size="lg" pb={{ base: 48, sm: 80 }} component="section" aria-labelledby="highlights-title">
-        <Title order={2} id="highlights-title" className={classes.visuallyHidden}>
-          <Trans>What the assistant does</Trans>
-        </Title>
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="lg">
-          {HIGHLIGHTS.map((highlight) => (
-            <Paper key={highlight.title.id} withBorder p="lg" className={classes.highlight}>
-              <ThemeIcon size={40} radius="md" variant="light" mb="md">
-                <highlight.icon size={22} />
-              </ThemeIcon>
-              <Title order={3} fz="md" mb={6}>
-                {t(highlight.title)}
-              </Title>
-              <Text size="sm" c="dimmed">
-                {t(highlight.text)}
-              </Text>
-            </Paper>
-          ))}
-        </SimpleGrid>
-      </Container>
+      <Highlights />
 
       <Container
         size="lg"
@@ -178,34 +225,7 @@ export default function LandingPage() {
         <PublicPlans {...plans} />
       </Container>
 
-      <Container size="lg" pb={{ base: 48, sm: 96 }}>
-        <Box className={classes.cta} p={{ base: 'xl', sm: 48 }}>
-          <Stack gap="md" align="center" ta="center">
-            <Title order={2} c="white">
-              <Trans>Ready when you are</Trans>
-            </Title>
-            <Text c="rgba(255, 255, 255, 0.9)" maw={520}>
-              <Trans>Create an account, confirm your e-mail, and download the app for your machine.</Trans>
-            </Text>
-            <Group justify="center" gap="sm">
-              <Button
-                component={Link}
-                to={home?.to ?? portalPaths.register}
-                size="md"
-                variant="white"
-                rightSection={<ArrowRightIcon size={18} />}
-              >
-                {home?.label ?? t`Create account`}
-              </Button>
-              {home ? null : (
-                <Button component={Link} to={portalPaths.login} size="md" variant="outline" color="white">
-                  <Trans>Sign in</Trans>
-                </Button>
-              )}
-            </Group>
-          </Stack>
-        </Box>
-      </Container>
+      <CallToAction />
     </>
   );
 }

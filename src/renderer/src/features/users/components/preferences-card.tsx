@@ -9,7 +9,7 @@ import {
   THEMES,
   type UpdatePreferencesRequest,
 } from '../../../../../shared/api/users';
-import { userMessages } from '../../../../../shared/messages';
+import { userMessages } from '../../../../../shared/screen-messages';
 import { AlertIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/alert-notice';
 import { showToast } from '../../../components/data/toast';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { schemaResolver } from '../../../components/forms/schema-resolver';
 import { displayText } from '../../../../../shared/api/common';
 import type { UserProfile } from '../../../../../shared/api/users';
-import { userMessages } from '../../../../../shared/messages';
+import { userMessages } from '../../../../../shared/screen-messages';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
