@@ -103,7 +103,8 @@ describe('reservations asked for in one turn are written in one transaction', ()
     await sql`delete from held`.execute(handle.db);
     const reserve = reserveTogether(handle.db, async (trx, asked) => {
       await sql`insert into held (license_id) values (${asked.licenseId})`.execute(trx);
-      // A statement that ends the transaction's own savepoint: the batch's release then fails.
+      // Ends the batch's own savepoint: its release then fails, and what the transaction holds is
+      // no longer known.
       if (asked.licenseId === 'g') await sql`release savepoint reservation`.execute(trx);
       return usage(asked.licenseId);
     });

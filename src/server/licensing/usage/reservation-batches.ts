@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { LeaseUsage } from '../../../shared/lease.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
+import { inSavepoint, SavepointFailed } from '../../platform/db/savepoint.js';
 import type { UsageReserver } from '../leases/lease-signer.js';
 
 type ReserveRequest = Parameters<UsageReserver>[0];
@@ -33,19 +33,19 @@ export function reserveTogether(
     try {
       await db.transaction().execute(async (trx) => {
         for (const waiting of batch) {
-          await sql`savepoint reservation`.execute(trx);
           try {
-            answers.push({ waiting, usage: await reserveIn(trx, waiting.request) });
+            const usage = await inSavepoint(trx, 'reservation', () => reserveIn(trx, waiting.request));
+            answers.push({ waiting, usage });
           } catch (error) {
-            await sql`rollback to savepoint reservation`.execute(trx);
+            // Undone alone; a failure of the savepoint's own statements ends the batch instead.
+            if (error instanceof SavepointFailed) throw error;
             waiting.reject(error);
           }
-          await sql`release savepoint reservation`.execute(trx);
         }
       });
     } catch (error) {
-      // Nothing of the batch was written: every reservation still waiting fails with it.
-      for (const { waiting } of answers) waiting.reject(error);
+      // Nothing of the batch was written: every reservation of it still waiting fails with it.
+      for (const waiting of batch) waiting.reject(error);
       return;
     }
     for (const { waiting, usage } of answers) waiting.resolve(usage);
