@@ -117,6 +117,41 @@ describe('heartbeats (in memory, with a writer that records its batches)', () =>
     await heartbeats.close();
   });
 
+  it('write early once the most pending are noted, without waiting for the interval', async () => {
+    const { writer, batches } = recordingWriter();
+    const heartbeats = createHeartbeats({ writer, ...hourly, mostPending: 3, onFlushError: () => undefined });
+    heartbeats.record('a', '2026-01-01T00:00:00.000Z');
+    heartbeats.record('b', '2026-01-01T00:00:00.000Z');
+    await Promise.resolve();
+    expect(batches).toEqual([]);
+    heartbeats.record('c', '2026-01-01T00:00:00.000Z');
+    heartbeats.record('d', '2026-01-01T00:00:00.000Z');
+    await heartbeats.flush();
+    expect(batches.map((batch) => batch.map(([id]) => id))).toEqual([['a', 'b', 'c'], ['d']]);
+    await heartbeats.close();
+  });
+
+  it('after an early write failed, write early again only once the interval has tried', async () => {
+    const { writer, batches } = recordingWriter(1);
+    const reported: unknown[] = [];
+    const heartbeats = createHeartbeats({
+      writer,
+      ...hourly,
+      mostPending: 2,
+      onFlushError: (error) => reported.push(error),
+    });
+    heartbeats.record('a', '2026-01-01T00:00:00.000Z');
+    heartbeats.record('b', '2026-01-01T00:00:00.000Z');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reported).toHaveLength(1);
+    // The database is down: more check-ins do not try again on every check.
+    heartbeats.record('c', '2026-01-01T00:00:00.000Z');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([]);
+    await heartbeats.close();
+    expect(batches.map((batch) => batch.map(([id]) => id).sort())).toEqual([['a', 'b', 'c']]);
+  });
+
   it('write what is pending when closed', async () => {
     const { writer, batches } = recordingWriter();
     const heartbeats = createHeartbeats({ writer, ...hourly, onFlushError: () => undefined });
