@@ -630,6 +630,42 @@ export async function seed(target: SeedTarget): Promise<SeedOutcome> {
   return { reused: false, seconds, rows, sample: pairs, samplePath };
 }
 
+/**
+ * Puts back what checks change in a reused database, so each run starts as a freshly seeded one
+ * does: every machine last seen a day ago (its first check writes its check-in at once) and no
+ * offline allowance reserved. Without it, a run right after another found its machines seen
+ * minutes ago and their reservations there, and two runs compared different work.
+ */
+export async function resetCheckState(target: SeedTarget, pairs: readonly SamplePair[]): Promise<void> {
+  const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
+  if (target.db === 'sqlite') {
+    const sqlite = new SqliteDatabase(join(target.dataDir, SQLITE_FILE_NAME));
+    try {
+      sqlite.pragma('busy_timeout = 5000');
+      const seen = sqlite.prepare(
+        `update activations set last_seen_at = ?
+         where license_id = (select id from licenses where license_key = ?) and hardware_id = ?`,
+      );
+      sqlite.transaction(() => {
+        for (const pair of pairs) seen.run(dayAgo, pair.license_key, pair.hardware_id);
+        sqlite.prepare('delete from usage_reservations').run();
+      })();
+      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      sqlite.close();
+    }
+    return;
+  }
+  await withClient(target.databaseUrl as string, async (client) => {
+    await client.query(
+      `update activations a set last_seen_at = $1 from licenses l
+       where l.id = a.license_id and l.license_key = any($2) and a.hardware_id = any($3)`,
+      [dayAgo, pairs.map((pair) => pair.license_key), pairs.map((pair) => pair.hardware_id)],
+    );
+    await client.query('delete from usage_reservations');
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Command line (shared with bench/licensing.ts)
 

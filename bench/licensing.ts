@@ -26,6 +26,7 @@ import {
   parseArgs,
   positiveInteger,
   repoRoot,
+  resetCheckState,
   type SamplePair,
   seed,
   type SeedOutcome,
@@ -317,6 +318,10 @@ async function benchmarkDb(
   throwIfInterrupted();
   const pairs = seeded.sample;
   if (pairs.length < 2) throw new Error('the sample has fewer than two pairs');
+  if (seeded.reused) {
+    progress('Putting back the machines’ check-ins and reservations as seeded…');
+    await resetCheckState(target, pairs);
+  }
   // Disjoint halves: a machine checked by one route does not find its answer already kept by the
   // other, so each route's first checks sign as many leases as a fresh server would.
   const half = Math.floor(pairs.length / 2);

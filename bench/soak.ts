@@ -22,7 +22,15 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { buildServer, type ChildHandle, startPortalServer } from './child-process.js';
-import { commonArgs, parseArgs, positiveInteger, repoRoot, seed, seedTarget } from './licensing-seed.js';
+import {
+  commonArgs,
+  parseArgs,
+  positiveInteger,
+  repoRoot,
+  resetCheckState,
+  seed,
+  seedTarget,
+} from './licensing-seed.js';
 
 const API_KEY = 'dap-web-public';
 /** Lets the soak read the server's own heap figures from /metrics on its port. */
@@ -98,6 +106,10 @@ async function main(): Promise<number> {
   const target = seedTarget(args, 'sqlite');
   const seeded = await seed(target);
   const pairs = seeded.sample;
+  if (seeded.reused) {
+    progress('Putting back the machines’ check-ins and reservations as seeded…');
+    await resetCheckState(target, pairs);
+  }
   const load = loadavg();
   progress(
     `${pairs.length.toLocaleString('en-US')} machines of ${args.licenses.toLocaleString('en-US')} licenses`,
