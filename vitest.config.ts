@@ -1,6 +1,9 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { portalLanguages } from './scripts/vite-lingui.js';
 
+/** The desktop suites that reach the OS keychain (see the keychain project). */
+const KEYCHAIN_SUITES = ['tests/main/**/*.test.ts', 'tests/e2e/desktop-*.test.ts'];
+
 export default defineConfig({
   // The portal's screens use Lingui's macros and import its catalogs, as in the build.
   plugins: [...portalLanguages({ failOnMissing: true })],
@@ -19,10 +22,25 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['tests/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'tests/renderer/**'],
+          exclude: [...configDefaults.exclude, 'tests/renderer/**', ...KEYCHAIN_SUITES],
           environment: 'node',
           // Migrated databases (SQLite, and PostgreSQL with TEST_POSTGRES_URL) the test servers copy.
           globalSetup: ['tests/support/database-templates-setup.ts'],
+          // A worker loads the server's modules once for all the files it runs, not once a file
+          // (seconds each): every suite builds its own app on its own database and closes it, and
+          // what modules keep between files is caches.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Each of these starts a D-Bus session with its own gnome-keyring, and keytar stays
+          // connected to the first bus its process used: one process per file. Their test servers
+          // migrate their own databases (the templates belong to the node project's run).
+          name: 'keychain',
+          include: KEYCHAIN_SUITES,
+          environment: 'node',
         },
       },
       {

@@ -1,4 +1,5 @@
 import { webcrypto } from 'node:crypto';
+import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { checkNoContractBreaks } from './support/api-contract';
@@ -51,6 +52,9 @@ afterEach(() => {
     checkNoRenderFallback();
   } finally {
     cleanup();
+    // Mantine's toasts live in a store of their own, outside the page cleanup() unmounts: one
+    // shown at the end of a test would otherwise be on the next test's screen.
+    notifications.clean();
     sessionStorage.clear();
     localStorage.clear();
     for (const name of document.cookie.split(';').map((part) => part.split('=')[0]?.trim()))

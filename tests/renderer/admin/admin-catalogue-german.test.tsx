@@ -1,6 +1,5 @@
 import { configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminActivation, AdminLicense } from '../../../src/shared/api/admin';
 import type { Coupon } from '../../../src/shared/api/coupons';
@@ -134,7 +133,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await showLanguage('en');
-  notifications.clean();
   await api.close();
 });
 

@@ -1,6 +1,5 @@
 import { configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
 import type { AdminRelease } from '../../../src/shared/api/distribution';
@@ -87,7 +86,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await showLanguage('en');
-  notifications.clean();
   await api.close();
 });
 

@@ -1,6 +1,5 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readersDayText } from '../../../src/renderer/src/components/forms/day-text';
 import type { Coupon } from '../../../src/shared/api/coupons';
@@ -69,7 +68,6 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  notifications.clean();
   await api.close();
 });
 

@@ -1,5 +1,4 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminRelease } from '../../../src/shared/api/distribution';
 import { FakeApi } from '../support/fake-api';
@@ -69,7 +68,6 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  notifications.clean();
   await api.close();
 });
 

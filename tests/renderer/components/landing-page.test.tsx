@@ -1,6 +1,5 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/shared/api/plans';
 import { type FakeApi, problem } from '../support/fake-api';
@@ -54,8 +53,6 @@ beforeEach(async () => {
   api = await startFakeApi();
 });
 afterEach(() => {
-  // A started trial's notice would outlive its test.
-  notifications.clean();
   return api.close();
 });
 

@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChargeSummary } from '../../../src/shared/api/charges';
 import type { Organisation, SeatQuote } from '../../../src/shared/api/organisations';
@@ -31,7 +30,6 @@ beforeEach(async () => {
   api.on(`GET ${BASE}/invitations`, () => ({ json: [] }));
 });
 afterEach(async () => {
-  notifications.clean();
   await api.close();
 });
 

@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MemberUsage } from '../../../src/shared/api/member-usage';
 import { FakeApi, problem } from '../support/fake-api';
@@ -48,7 +47,6 @@ beforeEach(async () => {
   }));
 });
 afterEach(async () => {
-  notifications.clean();
   await api.close();
 });
 

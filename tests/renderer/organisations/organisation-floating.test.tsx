@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FloatingHolder, FloatingPeaks, FloatingSeats } from '../../../src/shared/api/floating';
 import { floatingPeaksSchema, floatingSeatsSchema } from '../../../src/shared/api/floating';
@@ -69,7 +68,6 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  notifications.clean();
   await api.close();
 });
 

@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Invitation, Organisation, OrganisationMember } from '../../../src/shared/api/organisations';
 import { FakeApi, problem } from '../support/fake-api';
@@ -25,7 +24,6 @@ beforeEach(async () => {
   api.on(`GET ${BASE}/invitations`, () => ({ json: invitations }));
 });
 afterEach(async () => {
-  notifications.clean();
   await api.close();
 });
 

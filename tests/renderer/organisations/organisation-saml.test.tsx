@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrganisationDomain } from '../../../src/shared/api/organisation-domains';
 import type {
@@ -77,7 +76,6 @@ beforeEach(async () => {
   api.on(`GET ${BASE}/sso`, () => ({ json: answer() }));
 });
 afterEach(async () => {
-  notifications.clean();
   await api.close();
 });
 

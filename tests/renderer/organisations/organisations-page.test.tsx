@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
 import { FakeApi, problem, testUser } from '../support/fake-api';
@@ -14,7 +13,6 @@ beforeEach(async () => {
   api = await new FakeApi().start();
 });
 afterEach(async () => {
-  notifications.clean();
   await api.close();
 });
 

@@ -1,5 +1,4 @@
 import { screen, within } from '@testing-library/react';
-import { notifications } from '@mantine/notifications';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeApi, problem } from '../support/fake-api';
@@ -26,7 +25,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   // A toast outlives its test otherwise: the notifications store is shared.
-  notifications.clean();
   await api.close();
 });
 

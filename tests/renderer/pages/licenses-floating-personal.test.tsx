@@ -1,5 +1,4 @@
 import { screen, within } from '@testing-library/react';
-import { notifications } from '@mantine/notifications';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../../src/renderer/src/features/licenses/license-format';
@@ -44,7 +43,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   vi.restoreAllMocks();
-  notifications.clean();
   await api.close();
 });
 

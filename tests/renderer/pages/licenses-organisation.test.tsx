@@ -1,5 +1,4 @@
 import { screen, within } from '@testing-library/react';
-import { notifications } from '@mantine/notifications';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MASKED_LICENSE_KEY } from '../../../src/shared/api/licenses';
@@ -47,7 +46,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   vi.restoreAllMocks();
-  notifications.clean();
   await api.close();
 });
 

@@ -1,5 +1,4 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { notifications } from '@mantine/notifications';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { licenseMessages } from '../../../src/shared/screen-messages';
@@ -26,7 +25,6 @@ beforeEach(async () => {
 afterEach(async () => {
   vi.restoreAllMocks();
   // A toast outlives its test otherwise: the notifications store is shared.
-  notifications.clean();
   await api.close();
 });
 

@@ -1,4 +1,3 @@
-import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,7 +44,6 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  notifications.clean();
   await api.close();
 });
 

@@ -1,4 +1,3 @@
-import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -41,7 +40,6 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  notifications.clean();
   document.documentElement.removeAttribute('data-mantine-color-scheme');
   await api.close();
 });
@@ -118,6 +116,8 @@ describe('profile page: preferences', () => {
     expect(body('PUT /users/me/preferences')).toEqual({ notifications: { product_updates: false } });
     await waitFor(() => expect(updates.checked).toBe(false));
     expect((screen.getByRole('switch', { name: /Security alerts/ }) as HTMLInputElement).checked).toBe(true);
+    // The save ends with its toast: waited for here, so it cannot appear in the next test's page.
+    expect(await screen.findByText('Preferences saved', {}, SLOW)).toBeTruthy();
   });
 
   it('puts the old value back and says why when the server refuses', async () => {

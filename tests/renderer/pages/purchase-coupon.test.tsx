@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CouponPreview } from '../../../src/shared/api/coupons';
 import type { Plan } from '../../../src/shared/api/plans';
@@ -65,7 +64,6 @@ beforeEach(async () => {
   api.on('GET /payments/history', () => ({ json: { data: [], total: 0, page: 1, perPage: 10 } }));
 });
 afterEach(async () => {
-  notifications.clean();
   await api.close();
 });
 

@@ -1,6 +1,5 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/shared/api/plans';
 import { CURRENCY_STORAGE_KEY } from '../../../src/shared/storage-keys';
@@ -84,7 +83,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   window.localStorage.removeItem(CURRENCY_STORAGE_KEY);
-  notifications.clean();
   await api.close();
 });
 

@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChargeSummary } from '../../../src/shared/api/charges';
 import type { Organisation } from '../../../src/shared/api/organisations';
@@ -228,7 +227,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   // Mantine's notification store outlives a test's render.
-  notifications.clean();
   delete window.Razorpay;
   document.head.querySelectorAll('script[src*="razorpay"]').forEach((script) => script.remove());
   await api.close();

@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/shared/api/plans';
 import type { PlanChangeQuote, Subscription } from '../../../src/shared/api/subscriptions';
@@ -103,7 +102,6 @@ beforeEach(async () => {
   api.on('GET /billing/invoices', () => ({ json: { data: [], total: 0, page: 1, perPage: 100 } }));
 });
 afterEach(async () => {
-  notifications.clean();
   await api.close();
 });
 

@@ -1,5 +1,4 @@
 import { screen, within } from '@testing-library/react';
-import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
 import type { FakeApi } from '../support/fake-api';
@@ -20,7 +19,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await showLanguage('en');
-  notifications.clean();
   await api.close();
 });
 
