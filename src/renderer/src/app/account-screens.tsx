@@ -1,29 +1,31 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
-import type { portalPaths } from '../../../shared/routes';
+import { lazyScreens } from './lazy-screens';
 import { ScreenTitle } from './screen-focus';
 
 // The screens of a signed-in account, one lazy chunk each. Like the administrators' (see
 // admin-screens.tsx), this table is loaded by the router's first signed-in route, so the preload
 // lists its lazy imports carry stay out of the first download of /landing and /login.
-const pages = {
-  dashboard: lazy(() => import('../features/licenses/pages/dashboard-page')),
-  licenses: lazy(() => import('../features/licenses/pages/licenses-page')),
-  licenseDetail: lazy(() => import('../features/licenses/pages/license-detail-page')),
-  usage: lazy(() => import('../features/licenses/pages/usage-page')),
-  profile: lazy(() => import('../features/users/pages/profile-page')),
-  profileSecurity: lazy(() => import('../features/users/pages/security-page')),
-  purchase: lazy(() => import('../features/payments/pages/purchase-page')),
-  billing: lazy(() => import('../features/invoices/pages/billing-page')),
-  subscriptions: lazy(() => import('../features/subscriptions/pages/subscriptions-page')),
-  support: lazy(() => import('../features/users/pages/support-page')),
-  organisations: lazy(() => import('../features/organisations/pages/organisations-page')),
-  organisationDetail: lazy(() => import('../features/organisations/pages/organisation-page')),
-  offlineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),
-} satisfies Partial<Record<keyof typeof portalPaths, LazyExoticComponent<ComponentType>>>;
+const { pages, preloadAt } = lazyScreens({
+  dashboard: () => import('../features/licenses/pages/dashboard-page'),
+  licenses: () => import('../features/licenses/pages/licenses-page'),
+  licenseDetail: () => import('../features/licenses/pages/license-detail-page'),
+  usage: () => import('../features/licenses/pages/usage-page'),
+  profile: () => import('../features/users/pages/profile-page'),
+  profileSecurity: () => import('../features/users/pages/security-page'),
+  purchase: () => import('../features/payments/pages/purchase-page'),
+  billing: () => import('../features/invoices/pages/billing-page'),
+  subscriptions: () => import('../features/subscriptions/pages/subscriptions-page'),
+  support: () => import('../features/users/pages/support-page'),
+  organisations: () => import('../features/organisations/pages/organisations-page'),
+  organisationDetail: () => import('../features/organisations/pages/organisation-page'),
+  offlineActivation: () => import('../features/offline-activation/pages/offline-activation-page'),
+});
 
 export type AccountScreenName = keyof typeof pages;
+
+/** Starts downloading the screen at `pathname` (see AppLayout's `warm`). */
+export const preloadAccountScreenAt = preloadAt;
 
 /** Each screen's title in the browser's tab (see `documentTitle`). */
 const titles: Record<AccountScreenName, MessageDescriptor> = {

@@ -1,7 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
-import type { portalPaths } from '../../../shared/routes';
+import { lazyScreens } from './lazy-screens';
 import { ScreenTitle } from './screen-focus';
 import { includeAdminCatalogs } from '../lib/i18n/portal-i18n';
 
@@ -12,27 +11,30 @@ void includeAdminCatalogs();
 // router's first admin route: every lazy import carries the list of files to preload with it, and
 // kept in the router these lists would be in every visitor's first download (/landing, /login),
 // which has a budget of 150 KB that each admin screen was eating into.
-const pages = {
-  admin: lazy(() => import('../features/admin/pages/dashboard-page')),
-  adminUsers: lazy(() => import('../features/admin/pages/users-page')),
-  adminLicenses: lazy(() => import('../features/admin/pages/licenses-page')),
-  adminPayments: lazy(() => import('../features/admin/pages/payments-page')),
-  adminSubscriptions: lazy(() => import('../features/admin/pages/subscriptions-page')),
-  adminOrganisations: lazy(() => import('../features/admin/pages/organisations-page')),
-  adminUsage: lazy(() => import('../features/admin/pages/usage-page')),
-  adminCoupons: lazy(() => import('../features/admin/pages/coupons-page')),
-  adminSupportRequests: lazy(() => import('../features/admin/pages/support-requests-page')),
-  adminWebhooks: lazy(() => import('../features/admin/pages/webhooks-page')),
-  adminReleases: lazy(() => import('../features/admin/pages/releases-page')),
-  adminFeatures: lazy(() => import('../features/admin/pages/features-page')),
-  adminPackages: lazy(() => import('../features/admin/pages/packages-page')),
-  adminSecurity: lazy(() => import('../features/admin/pages/security-page')),
-  adminApiTokens: lazy(() => import('../features/admin/pages/api-tokens-page')),
+const { pages, preloadAt } = lazyScreens({
+  admin: () => import('../features/admin/pages/dashboard-page'),
+  adminUsers: () => import('../features/admin/pages/users-page'),
+  adminLicenses: () => import('../features/admin/pages/licenses-page'),
+  adminPayments: () => import('../features/admin/pages/payments-page'),
+  adminSubscriptions: () => import('../features/admin/pages/subscriptions-page'),
+  adminOrganisations: () => import('../features/admin/pages/organisations-page'),
+  adminUsage: () => import('../features/admin/pages/usage-page'),
+  adminCoupons: () => import('../features/admin/pages/coupons-page'),
+  adminSupportRequests: () => import('../features/admin/pages/support-requests-page'),
+  adminWebhooks: () => import('../features/admin/pages/webhooks-page'),
+  adminReleases: () => import('../features/admin/pages/releases-page'),
+  adminFeatures: () => import('../features/admin/pages/features-page'),
+  adminPackages: () => import('../features/admin/pages/packages-page'),
+  adminSecurity: () => import('../features/admin/pages/security-page'),
+  adminApiTokens: () => import('../features/admin/pages/api-tokens-page'),
   // The customers' page: an administrator's uploads go to the admin routes, for any license.
-  adminOfflineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),
-} satisfies Partial<Record<keyof typeof portalPaths, LazyExoticComponent<ComponentType>>>;
+  adminOfflineActivation: () => import('../features/offline-activation/pages/offline-activation-page'),
+});
 
 export type AdminScreenName = keyof typeof pages;
+
+/** Starts downloading the screen at `pathname` (see AppLayout's `warm`). */
+export const preloadAdminScreenAt = preloadAt;
 
 /** Each screen's title in the browser's tab (see `documentTitle`). */
 const titles: Record<AdminScreenName, MessageDescriptor> = {

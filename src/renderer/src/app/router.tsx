@@ -11,7 +11,7 @@ import { PUBLIC_SCREEN_TITLES } from './screen-titles';
 import { HomeRedirect, RedirectIfAuthenticated, RequireAdmin, RequireAuth, UserOnly } from './route-guards';
 import { SessionGate } from './session-gate';
 import { RequireTwoFactorEnrolment } from './two-factor-enrolment-guard';
-import { type LazySliceName, SliceLoader } from './slice-loader';
+import { type LazySliceName, prefetchSlices, SliceLoader } from './slice-loader';
 import type { AccountScreenName } from './account-screens';
 import type { AdminScreenName } from './admin-screens';
 
@@ -34,8 +34,30 @@ const pages = {
 } satisfies Partial<Record<keyof typeof portalPaths, Page>>;
 
 // The signed-in screens come through lazy tables of their own (account-screens.tsx, admin-screens.tsx).
-const AccountScreen = lazy(() => import('./account-screens'));
-const AdminScreen = lazy(() => import('./admin-screens'));
+const loadAccountScreens = () => import('./account-screens');
+const loadAdminScreens = () => import('./admin-screens');
+const AccountScreen = lazy(loadAccountScreens);
+const AdminScreen = lazy(loadAdminScreens);
+
+// What each area's layout starts downloading at once (see AppLayout): its slices, its table of
+// screens and, from the table, the screen at the address entered.
+const warmAccountScreen = (pathname: string) => {
+  loadAccountScreens().then(
+    ({ preloadAccountScreenAt }) => preloadAccountScreenAt(pathname),
+    () => undefined,
+  );
+};
+const warmAccountArea = (pathname: string) => {
+  prefetchSlices(USER_SLICES);
+  warmAccountScreen(pathname);
+};
+const warmAdminArea = (pathname: string) => {
+  prefetchSlices(ADMIN_SLICES);
+  loadAdminScreens().then(
+    ({ preloadAdminScreenAt }) => preloadAdminScreenAt(pathname),
+    () => undefined,
+  );
+};
 
 export interface AppRoutesOptions {
   services: Services;
@@ -105,7 +127,7 @@ export function createAppRoutes({
               element: <UserOnly />,
               children: [
                 {
-                  element: <AppLayout />,
+                  element: <AppLayout warm={warmAccountArea} />,
                   children: [
                     {
                       element: <SliceLoader slices={USER_SLICES} />,
@@ -133,7 +155,9 @@ export function createAppRoutes({
         {
           // Every signed-in account, administrators included: where a second factor is enrolled.
           element: <RequireAuth />,
-          children: [{ element: <AppLayout />, children: [accountScreen('profileSecurity')] }],
+          children: [
+            { element: <AppLayout warm={warmAccountScreen} />, children: [accountScreen('profileSecurity')] },
+          ],
         },
         {
           element: <RequireAdmin />,
@@ -142,7 +166,7 @@ export function createAppRoutes({
               element: <RequireTwoFactorEnrolment />,
               children: [
                 {
-                  element: <AppLayout />,
+                  element: <AppLayout warm={warmAdminArea} />,
                   children: [
                     {
                       element: <SliceLoader slices={ADMIN_SLICES} />,

@@ -6,11 +6,25 @@ import { type LazyLoadedSlices, rootReducer, type RootState, slicesInjected } fr
 
 export type LazySliceName = keyof LazyLoadedSlices;
 
+// The features that hold the slices.
+const features = {
+  license: () => import('../features/licenses'),
+  admin: () => import('../features/admin'),
+};
+
 // Each loader downloads a slice's feature and injects the slice into the root reducer.
 const loaders: Record<LazySliceName, () => Promise<unknown>> = {
-  license: () => import('../features/licenses').then(({ licenseSlice }) => rootReducer.inject(licenseSlice)),
-  admin: () => import('../features/admin').then(({ adminSlice }) => rootReducer.inject(adminSlice)),
+  license: () => features.license().then(({ licenseSlice }) => rootReducer.inject(licenseSlice)),
+  admin: () => features.admin().then(({ adminSlice }) => rootReducer.inject(adminSlice)),
 };
+
+/**
+ * Starts downloading the slices' features without injecting them: the SliceLoader that needs them
+ * injects them when it mounts (and shows a failed download then).
+ */
+export function prefetchSlices(names: readonly LazySliceName[]): void {
+  for (const name of names) features[name]().catch(() => undefined);
+}
 
 const loading = new Map<LazySliceName, Promise<unknown>>();
 const injected = new Set<LazySliceName>();
