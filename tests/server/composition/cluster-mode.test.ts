@@ -17,17 +17,27 @@ afterAll(async () => {
   for (const dir of temporaryDirs) await rm(dir, { recursive: true, force: true });
 });
 
+/** A process's command name, from /proc (the parent pid is the 4th field, after it in parentheses). */
+function readStat(pid: number | 'self'): { command: string; fields: string[] } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return {
+    command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    fields: stat.slice(stat.lastIndexOf(')') + 2).split(' '),
+  };
+}
+
+/** What a Node process is called there: `node`, or `MainThread` from Node 24 on (its main thread's name). */
+const NODE_COMMAND = readStat('self').command;
+
 /** The live Node child processes of `pid` (its workers; tsx's esbuild service is not one), from /proc. */
 function childrenOf(pid: number): number[] {
   const children: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      // The parent pid is the 4th field, after the command name in parentheses.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (command === 'node' && Number(fields[1]) === pid && fields[0] !== 'Z') children.push(Number(entry));
+      const { command, fields } = readStat(Number(entry));
+      if (command === NODE_COMMAND && Number(fields[1]) === pid && fields[0] !== 'Z')
+        children.push(Number(entry));
     } catch {
       // gone meanwhile
     }
