@@ -7,23 +7,17 @@
 //   node --import tsx bench/check-floors.ts [--licenses N] [--sample N]
 //
 // Uses the SQLite database `bench/licensing-seed.ts` made (seeding it first when missing).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, SqliteDialect } from 'kysely';
-import { createDatabase, SQLITE_FILE_NAME } from '../src/server/platform/db/database.js';
+import { SQLITE_FILE_NAME } from '../src/server/platform/db/database.js';
 import type { Database } from '../src/server/platform/db/tables.js';
 import { createUsageReservations } from '../src/server/licensing/usage/reservations.js';
 import type { UsageReserver } from '../src/server/licensing/leases/lease-signer.js';
-import { createCheckAnswers } from '../src/server/licensing/licenses/check-answers.js';
-import { createLicenseCheckReads } from '../src/server/licensing/licenses/check-repository.js';
-import { createLicenseChecksService } from '../src/server/licensing/licenses/check-service.js';
-import { createHeartbeats } from '../src/server/licensing/licenses/heartbeats.js';
-import { createLeaseSigner } from '../src/server/licensing/leases/lease-signer.js';
-import { createPlanCatalogueCache } from '../src/server/catalogue/plans/catalogue-cache.js';
 import { systemClock } from '../src/server/platform/clock.js';
+import { createCheckParts } from './check-parts.js';
 import { commonArgs, parseArgs, positiveInteger, seed, seedTarget } from './licensing-seed.js';
 
 const ROUNDS = 3;
@@ -103,32 +97,10 @@ async function main(): Promise<void> {
   const count = positiveInteger(parsed.get('sample'), '--sample', 20_000);
   const target = seedTarget(args, 'sqlite');
   const pairs = (await seed(target)).sample.slice(0, count);
-  const keysDir = await mkdtemp(join(tmpdir(), 'check-floors-'));
-
-  const handle = createDatabase({ databaseUrl: undefined, dataDir: target.dataDir });
-  const reads = createLicenseCheckReads(handle.raw);
-  const leases = await createLeaseSigner({
-    dataDir: keysDir,
-    configuredKey: undefined,
-    issuer: 'bench',
-    ttlSeconds: 7 * 86_400,
-    clock: systemClock,
-  });
-  const heartbeats = createHeartbeats({
-    writer: { write: async () => undefined, close: async () => undefined },
-    flushIntervalMs: 3_600_000,
-    onFlushError: () => undefined,
-  });
+  const parts = await createCheckParts(target.dataDir);
+  const { handle, reads } = parts;
   const service = (entries: number) =>
-    createLicenseChecksService({
-      clock: systemClock,
-      leases,
-      planCatalogue: createPlanCatalogueCache(handle.db),
-      reads,
-      heartbeats,
-      answers: createCheckAnswers({ maxEntries: entries, maxBytes: Number.MAX_SAFE_INTEGER }),
-      leaseReuseShare: 0.1,
-    });
+    parts.checks({ maxEntries: entries, maxBytes: Number.MAX_SAFE_INTEGER });
   try {
     const day = new Date();
     const [dayStart, monthStart] = [
@@ -145,26 +117,11 @@ async function main(): Promise<void> {
     // A new answer whose lease reserves the machine's offline allowance, as the server's does.
     const reserve = createUsageReservations({ db: handle.db, clock: systemClock });
     const requests: ReserveRequest[] = [];
-    const reservingLeases = await createLeaseSigner({
-      dataDir: keysDir,
-      configuredKey: undefined,
-      issuer: 'bench',
-      ttlSeconds: 7 * 86_400,
-      clock: systemClock,
-      reserveUsage: (request) => {
-        if (requests.length < pairs.length) requests.push(request);
-        return reserve(request);
-      },
+    const reservingLeases = await parts.signer((request) => {
+      if (requests.length < pairs.length) requests.push(request);
+      return reserve(request);
     });
-    const reserving = createLicenseChecksService({
-      clock: systemClock,
-      leases: reservingLeases,
-      planCatalogue: createPlanCatalogueCache(handle.db),
-      reads,
-      heartbeats,
-      answers: createCheckAnswers({ maxEntries: 0, maxBytes: 0 }),
-      leaseReuseShare: 0.1,
-    });
+    const reserving = parts.checks({ maxEntries: 0, maxBytes: 0 }, reservingLeases);
     const newReserved = await timePerCall(pairs.length, (index) => reserving.validate(pair(index)));
     const reservation = await timePerCall(requests.length, (index) =>
       reserve(requests[index] as ReserveRequest),
@@ -197,10 +154,7 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(lines.join('\n'));
   } finally {
-    await heartbeats.close();
-    reads.close();
-    await handle.db.destroy();
-    await rm(keysDir, { recursive: true, force: true });
+    await parts.close();
   }
 }
 

@@ -1,6 +1,8 @@
 // License checks under load (issue "Licensing on the server", Speed): `GET /licensing/status` and
 // `POST /licenses/validate` on a seeded database of 1 000 000 licenses and 2 000 000 activations,
-// side by side with a bare Fastify route, each at 100 connections, measured with autocannon.
+// side by side with a bare Fastify route, each at 100 connections, measured with autocannon. On
+// SQLite the kept checks are also measured behind a bare route with none of the portal's pipeline
+// (bench/licensing-lean.ts): what the server's hooks and plugins add to a check.
 // Beside them, the floating scenario (issue "Fair use across machines"): 10 000 floating licenses,
 // one machine each, checked out once, then `POST /licensing/floating/checkout` (a running machine
 // checking out again) and `POST /licensing/floating/heartbeat` (every machine's once-a-minute
@@ -39,6 +41,8 @@ const STATUS_PATH = '/api/v1/licensing/status';
 const VALIDATE_PATH = '/api/v1/licenses/validate';
 const BARE_PATH = '/bare';
 const BARE_SIZED_PATH = '/bare-sized';
+/** `bench/licensing-lean.ts`: the check behind a bare Fastify route. */
+const LEAN_STATUS_PATH = '/lean/status';
 const FLOATING_CHECKOUT_PATH = '/api/v1/licensing/floating/checkout';
 const FLOATING_HEARTBEAT_PATH = '/api/v1/licensing/floating/heartbeat';
 const REQUEST_TIMEOUT_SECONDS = 10;
@@ -55,6 +59,7 @@ type TargetName =
   | 'bare-sized'
   | 'status'
   | 'status-repeat'
+  | 'lean-repeat'
   | 'validate'
   | 'floating-checkout'
   | 'floating-heartbeat';
@@ -127,6 +132,7 @@ function runLoad(spec: LoadSpec): Promise<autocannon.Result> {
     return chosen;
   };
   const floatingPath = FLOATING_PATHS[spec.target];
+  const statusPath = spec.target === 'lean-repeat' ? LEAN_STATUS_PATH : STATUS_PATH;
   const request: autocannon.Request = floatingPath
     ? {
         method: 'POST',
@@ -135,14 +141,14 @@ function runLoad(spec: LoadSpec): Promise<autocannon.Result> {
       }
     : spec.target === 'bare' || spec.target === 'bare-sized'
       ? { method: 'GET', path: spec.target === 'bare' ? BARE_PATH : BARE_SIZED_PATH }
-      : spec.target === 'status' || spec.target === 'status-repeat'
+      : spec.target === 'status' || spec.target === 'status-repeat' || spec.target === 'lean-repeat'
         ? {
             method: 'GET',
-            path: STATUS_PATH,
+            path: statusPath,
             setupRequest: (req) => {
               const { license_key, hardware_id } = pair();
               const query = new URLSearchParams({ license_key, hardware_id });
-              return { ...req, path: `${STATUS_PATH}?${query.toString()}` };
+              return { ...req, path: `${statusPath}?${query.toString()}` };
             },
           }
         : {
@@ -254,7 +260,9 @@ async function measure(
           ? `GET ${STATUS_PATH}`
           : spec.target === 'status-repeat'
             ? `GET ${STATUS_PATH}, again`
-            : `POST ${VALIDATE_PATH}`;
+            : spec.target === 'lean-repeat'
+              ? `GET ${LEAN_STATUS_PATH} (the check on a bare route), again`
+              : `POST ${VALIDATE_PATH}`;
   progress(
     `  ${spec.target}: warm-up ${options.warmupSeconds} s, then ${options.seconds} s at ${spec.connections} connections…`,
   );
@@ -293,7 +301,7 @@ async function measure(
         : Math.round(((cpuAfter - cpuBefore) * 1e6) / result.requests.total),
     eventLoopUtilization: probe ? round(probe.eventLoopUtilization, 3) : undefined,
     eventLoopLagP99Ms: probe?.eventLoopLagMs.p99,
-    ...(pairs && spec.target !== 'status-repeat'
+    ...(pairs && spec.target !== 'status-repeat' && spec.target !== 'lean-repeat'
       ? {
           firstChecks: Math.max(0, Math.min(result.requests.total, pairs.length - warmup.requests.total)),
         }
@@ -356,6 +364,19 @@ async function benchmarkDb(
   });
   children.add(bare);
   progress(`Server pid ${server.pid} at ${server.baseUrl}; bare pid ${bare.pid} at ${bare.baseUrl}`);
+  // The check's own parts behind a bare route (SQLite, the seeded file): what a kept check costs
+  // over HTTP with none of the portal's pipeline, beside the server's kept checks.
+  const lean =
+    db === 'sqlite'
+      ? await startChild({
+          label: 'lean check',
+          repoRoot,
+          entry: 'bench/licensing-lean.ts',
+          readyPath: '/health',
+          env: { NODE_ENV: 'production', DATA_DIR: target.dataDir },
+        })
+      : undefined;
+  if (lean) children.add(lean);
   const startupRssBytes = { server: server.readRss(), bare: bare.readRss() };
   try {
     const connections = options.connections;
@@ -382,6 +403,21 @@ async function benchmarkDb(
         },
         options,
       ),
+    );
+    if (lean)
+      loads.push(
+        await measure(
+          lean,
+          {
+            target: 'lean-repeat',
+            baseUrl: lean.baseUrl,
+            connections,
+            pairs: statusPairs.slice(0, Math.max(1, Math.min(REPEAT_MACHINES, statusChecked))),
+          },
+          options,
+        ),
+      );
+    loads.push(
       await measure(
         server,
         { target: 'validate', baseUrl: server.baseUrl, connections, pairs: validatePairs },
@@ -439,9 +475,10 @@ async function benchmarkDb(
       ...(cpuProfileDir ? { cpuProfileDir } : {}),
     };
   } finally {
-    await Promise.all([server.stop(), bare.stop()]);
+    await Promise.all([server.stop(), bare.stop(), lean?.stop()]);
     children.delete(server);
     children.delete(bare);
+    if (lean) children.delete(lean);
     if (cpuProfileDir) progress(`CPU profile of the server in ${cpuProfileDir}`);
   }
 }
