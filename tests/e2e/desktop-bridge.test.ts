@@ -309,6 +309,20 @@ function desktopSuite(portal: Portal) {
     }
   });
 
+  it('a page the web server rendered ahead of time is rendered afresh under the bridge: the desktop’s sign-in, no mismatch', async () => {
+    const { page } = await desktopPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    await page.goto('/login');
+    // The desktop's own line, which the page rendered for the web does not have.
+    await page.getByRole('link', { name: 'No network on this computer? Activate it by file' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
   it('the page cannot reach a channel outside the contract or pass bad arguments', async () => {
     const { page } = await desktopPage();
     await page.goto('/landing');

@@ -13,6 +13,7 @@ import { AppRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { PrerenderedPlansContext, readPrerenderedPlans } from './features/plans/prerendered-plans';
 import { browserLanguage, showLanguage } from './lib/i18n/portal-i18n';
+import { onDesktop } from './lib/on-desktop';
 import { createServices } from './lib/services';
 
 const container = document.getElementById('root');
@@ -21,8 +22,11 @@ if (!container) throw new Error('index.html has no #root element');
 const services = createServices();
 const store = makeStore({ services });
 // A public page the build rendered (scripts/prerender-public-pages.ts) is hydrated, unless its first
-// script found a stored session and put the session gate's first screen there instead.
-const prerendered = container.hasAttribute(PRERENDERED_ATTRIBUTE);
+// script found a stored session and put the session gate's first screen there instead. The build
+// rendered it for the web: under the desktop shell's bridge (whose window is given index.html, not
+// these pages) its session lives in the keychain and its sign-in page differs, so it is rendered
+// afresh there, as index.html would be.
+const prerendered = container.hasAttribute(PRERENDERED_ATTRIBUTE) && !onDesktop();
 // The build rendered English; another language's catalogs load first, and the page is rendered
 // afresh in it rather than hydrated (its text would not match).
 const language = browserLanguage();

@@ -3,12 +3,11 @@ import { Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage } from '../../../lib/api-errors';
+import { onDesktop } from '../../../lib/on-desktop';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { useHydrated } from '../../../lib/use-hydrated';
 import { loadPasskeySignIn } from '../index';
 
-/** The desktop shell's pages are not an origin passkeys are registered for (see docs/architecture.md). */
-const onDesktop = () => typeof window !== 'undefined' && window.desktop !== undefined;
 const browserHasPasskeys = () => typeof window !== 'undefined' && 'PublicKeyCredential' in window;
 
 /**
@@ -37,6 +36,7 @@ export function PasskeySignInButton({ challenge, label }: PasskeySignInButtonPro
   const [failure, setFailure] = useState<string | null>(null);
   const hasPasskeys = useBrowserHasPasskeys();
 
+  // The desktop shell's pages are not an origin passkeys are registered for (see docs/architecture.md).
   if (onDesktop())
     return (
       <Text size="sm" c="dimmed" ta="center">

@@ -11,6 +11,7 @@ import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { PasswordField } from '../../../components/forms/password-field';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { knownText } from '../../../lib/i18n/portal-i18n';
+import { onDesktop } from '../../../lib/on-desktop';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { signIn } from '../auth-calls';
 import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
@@ -20,8 +21,6 @@ import { nextOf, withNext } from '../return-path';
 import { type SignInValues, validateSignIn } from '../sign-in-form';
 
 const FIELDS = ['email', 'password'] as const;
-/** Only the desktop app can activate its machine by file (see features/offline-activation). */
-const onDesktop = () => typeof window !== 'undefined' && window.desktop !== undefined;
 
 // The second step shows only after a password, for accounts with a second factor: it stays out of
 // the page's first download, which is on a budget (tests/e2e/bundle-budget.test.ts).
@@ -254,6 +253,7 @@ export default function LoginPage() {
               </Anchor>
             </Trans>
           </Text>
+          {/* Only the desktop app can activate its machine by file (see features/offline-activation). */}
           {onDesktop() ? (
             <Text size="sm">
               <Anchor component={Link} to={portalPaths.offlineThisMachine}>

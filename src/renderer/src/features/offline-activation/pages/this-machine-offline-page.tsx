@@ -7,6 +7,7 @@ import { portalPaths } from '../../../../../shared/routes';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { failureMessage } from '../../../lib/api-errors';
 import { knownText } from '../../../lib/i18n/portal-i18n';
+import { onDesktop } from '../../../lib/on-desktop';
 import {
   offlineActivationMessages,
   useImportOfflineLicenseFileMutation,
@@ -14,8 +15,6 @@ import {
   useWriteOfflineActivationRequestMutation,
 } from '../offline-activation-endpoints';
 import { downloadText, readOfflineFile } from '../read-offline-file';
-
-const onDesktop = () => typeof window !== 'undefined' && window.desktop !== undefined;
 
 /** Where the request was saved, and what to do with it. */
 function SavedAs({ fileName }: { fileName: string }) {

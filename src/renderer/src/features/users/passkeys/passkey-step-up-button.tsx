@@ -2,14 +2,12 @@ import { Trans } from '@lingui/react/macro';
 import { Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-errors';
+import { onDesktop } from '../../../lib/on-desktop';
 import {
   passkeyMessages,
   useStartPasskeyStepUpMutation,
   useStepUpWithPasskeyMutation,
 } from './passkey-endpoints';
-
-/** The desktop shell's pages cannot use the account's passkeys (see docs/architecture.md). */
-const onDesktop = () => typeof window !== 'undefined' && window.desktop !== undefined;
 
 /** Step-up with one of the account's passkeys, for the step-up dialog: `onProved` once the server took it. */
 export function PasskeyStepUpButton({ onProved }: { onProved: () => void }) {
@@ -17,6 +15,7 @@ export function PasskeyStepUpButton({ onProved }: { onProved: () => void }) {
   const [stepUp] = useStepUpWithPasskeyMutation();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // The desktop shell's pages cannot use the account's passkeys (see docs/architecture.md).
   if (onDesktop()) return null;
 
   const prove = async () => {

@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
+import { onDesktop } from '../../../lib/on-desktop';
 import {
   passkeyMessages,
   useFinishPasskeyRegistrationMutation,
@@ -22,9 +23,6 @@ import {
 /** The browser's half of a ceremony, loaded when a passkey is first used here. */
 const ceremonies = () => import('../../../lib/passkey-ceremony');
 
-/** The desktop shell's pages are not an origin passkeys are registered for (see docs/architecture.md). */
-const onDesktop = () => typeof window !== 'undefined' && window.desktop !== undefined;
-
 function nameError(name: string, i18n: I18n): string | null {
   const trimmed = name.trim();
   const max = PASSKEY_NAME_MAX_LENGTH;
@@ -36,6 +34,7 @@ function nameError(name: string, i18n: I18n): string | null {
 /** The passkeys of the signed-in account: each named, with when it was added and last used. */
 export function PasskeysSection() {
   const { t } = useLingui();
+  // The desktop shell's pages are not an origin passkeys are registered for (see docs/architecture.md).
   const desktop = onDesktop();
   const passkeys = useListPasskeysQuery(undefined, { skip: desktop });
   const [adding, setAdding] = useState(false);
