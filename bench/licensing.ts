@@ -392,31 +392,12 @@ async function benchmarkDb(
     // The machines the status phase checked, checked again: their answers are kept, as the hourly
     // check of a desktop whose lease is fresh finds its own (the warm-up checks them once more).
     const statusChecked = loads[2]?.totalRequests ?? 0;
-    loads.push(
-      await measure(
-        server,
-        {
-          target: 'status-repeat',
-          baseUrl: server.baseUrl,
-          connections,
-          pairs: statusPairs.slice(0, Math.max(1, Math.min(REPEAT_MACHINES, statusChecked))),
-        },
-        options,
-      ),
-    );
-    if (lean)
-      loads.push(
-        await measure(
-          lean,
-          {
-            target: 'lean-repeat',
-            baseUrl: lean.baseUrl,
-            connections,
-            pairs: statusPairs.slice(0, Math.max(1, Math.min(REPEAT_MACHINES, statusChecked))),
-          },
-          options,
-        ),
-      );
+    const repeatPairs = statusPairs.slice(0, Math.max(1, Math.min(REPEAT_MACHINES, statusChecked)));
+    const repeat = (child: ChildHandle, target: 'status-repeat' | 'lean-repeat') =>
+      measure(child, { target, baseUrl: child.baseUrl, connections, pairs: repeatPairs }, options);
+    loads.push(await repeat(server, 'status-repeat'));
+    // The same machines' kept checks behind a bare route, right after: what the pipeline adds.
+    if (lean) loads.push(await repeat(lean, 'lean-repeat'));
     loads.push(
       await measure(
         server,
