@@ -59,6 +59,9 @@ export const PUBLIC_PAGES: readonly PublicPage[] = [
 export async function openPublicPage(portal: Portal, page: Page, target: PublicPage): Promise<void> {
   await page.goto(await target.url(portal));
   await target.ready(page);
+  // A page rendered ahead of time shows its content before its code has run, and the dot grid
+  // joins once it is hydrated (public-layout.tsx): on a busy machine after the network is quiet.
+  await page.locator('canvas').first().waitFor({ state: 'attached' });
   await page.waitForLoadState('networkidle');
 }
 
