@@ -365,6 +365,9 @@ describePortal(
           try {
             await page.goto(await target.url(portal));
             await page.getByRole('heading', { level: 1 }).first().waitFor();
+            // The English page rendered ahead of time has a heading too; the dot grid comes only
+            // with the client's own render, here the German one (see openPublicPage).
+            await page.locator('canvas').first().waitFor({ state: 'attached' });
             await page.waitForLoadState('networkidle');
             await photograph(page, `${target.name}-de`, device, problems, noChecks, ['light']);
           } catch (error) {
