@@ -18,3 +18,5 @@ export const unauthorized = (code: string, message: string) => new HttpError(401
 export const forbidden = (code: string, message: string) => new HttpError(403, code, message);
 export const notFound = (code: string, message: string) => new HttpError(404, code, message);
 export const conflict = (code: string, message: string) => new HttpError(409, code, message);
+/** A call with no session, or whose session has ended: the one 401 every guard answers. */
+export const notAuthenticated = () => unauthorized('not_authenticated', 'Not authenticated');

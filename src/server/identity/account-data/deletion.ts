@@ -4,7 +4,7 @@ import type { AccountDeletion } from '../../../shared/api/account-data.js';
 import { type Clock, isoNow } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { EventPublisher } from '../../platform/events.js';
-import { conflict, HttpError, notFound, unauthorized } from '../../platform/http-error.js';
+import { conflict, HttpError, notAuthenticated, notFound } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
@@ -20,11 +20,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const ERASURES_PER_RUN = 50;
 
 const userNotFound = () => notFound('user_not_found', 'User not found');
-/**
- * The account holder's own call finding the account erased: an erasure that committed after the
- * call was signed in ended its session, so it is refused as any call of that session is now.
- */
-const sessionEnded = () => unauthorized('not_authenticated', 'Not authenticated');
 
 /** How an erasure came about, as the security log records it. */
 type ErasureCause =
@@ -104,7 +99,8 @@ export function createAccountDeletion({
       return db.transaction().execute(async (trx) => {
         await lockUserRow(trx, userId);
         const user = await findUserById(trx, userId);
-        if (!user || user.erased_at !== null) throw sessionEnded();
+        // Erased after this call signed in: that ended its session, so it is refused as any call of it.
+        if (!user || user.erased_at !== null) throw notAuthenticated();
         if (user.role === 'admin')
           throw conflict(
             'administrator_account',
@@ -131,7 +127,8 @@ export function createAccountDeletion({
       return db.transaction().execute(async (trx) => {
         await lockUserRow(trx, userId);
         const user = await findUserById(trx, userId);
-        if (!user || user.erased_at !== null) throw sessionEnded();
+        // Erased after this call signed in: that ended its session, so it is refused as any call of it.
+        if (!user || user.erased_at !== null) throw notAuthenticated();
         if (user.deletion_due_at === null)
           throw conflict('no_deletion_pending', 'This account is not waiting to be deleted');
         await setDeletionDue(trx, userId, null, isoNow(clock));

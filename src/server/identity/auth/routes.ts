@@ -22,7 +22,7 @@ import {
 import { messageResponseSchema } from '../../../shared/api/errors.js';
 import { changePasswordRequestSchema } from '../../../shared/api/users.js';
 import { apiPaths } from '../../../shared/api-paths.js';
-import { unauthorized } from '../../platform/http-error.js';
+import { notAuthenticated } from '../../platform/http-error.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { bearerToken, currentUser } from '../plugins/authenticate.js';
 import { requestMeta } from '../../platform/request-meta.js';
@@ -337,7 +337,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     },
     async (request) => {
       const token = request.body?.token ?? bearerToken(request);
-      if (!token) throw unauthorized('not_authenticated', 'Not authenticated');
+      if (!token) throw notAuthenticated();
       const { user, claims } = await auth.authenticate(token);
       return { valid: true as const, user_id: user.id, role: user.role, exp: claims.exp };
     },

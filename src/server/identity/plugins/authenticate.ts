@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { forbidden, unauthorized } from '../../platform/http-error.js';
+import { forbidden, notAuthenticated, unauthorized } from '../../platform/http-error.js';
 import { assertTokenMayCall } from '../api-tokens/scopes.js';
 import type { ApiTokensService } from '../api-tokens/service.js';
 import type { TokenUses } from '../api-tokens/token-uses.js';
@@ -52,7 +52,7 @@ export const authenticatePlugin = fp<{
 
     async function authenticate(request: FastifyRequest): Promise<void> {
       const token = bearerToken(request);
-      if (!token) throw unauthorized('not_authenticated', 'Not authenticated');
+      if (!token) throw notAuthenticated();
       if (!looksLikeApiToken(token)) {
         request.auth = await auth.authenticate(token);
         return;

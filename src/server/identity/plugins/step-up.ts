@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { STEP_UP_WINDOW_SECONDS } from '../../../shared/constants.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import { forbidden, unauthorized } from '../../platform/http-error.js';
+import { forbidden, notAuthenticated } from '../../platform/http-error.js';
 import { findSessionProofTimes } from '../auth/step-up-repository.js';
 
 declare module 'fastify' {
@@ -40,7 +40,7 @@ export const stepUpPlugin = fp<{ db: DbOrTransaction; clock: Clock }>(
   async (app, { db, clock }) => {
     app.decorate('requireStepUp', async (request: FastifyRequest) => {
       const auth = request.auth;
-      if (!auth) throw unauthorized('not_authenticated', 'Not authenticated');
+      if (!auth) throw notAuthenticated();
       if (auth.apiToken) return;
       if (!(await sessionIsFresh(db, clock, auth.claims.sid))) throw stepUpRequiredError();
     });

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { unauthorized } from '../http-error.js';
+import { notAuthenticated } from '../http-error.js';
 
 /**
  * The authenticated caller of a route behind `requireUser` or `requireAdmin`, refused with 401
@@ -7,6 +7,6 @@ import { unauthorized } from '../http-error.js';
  * of identity, so a context that may use only the platform (the catalogue) reads its caller here.
  */
 export function currentUser(request: FastifyRequest): NonNullable<FastifyRequest['auth']> {
-  if (!request.auth) throw unauthorized('not_authenticated', 'Not authenticated');
+  if (!request.auth) throw notAuthenticated();
   return request.auth;
 }
